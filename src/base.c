@@ -1,0 +1,57 @@
+/* Status names and the default heap allocator. */
+#if !defined(_WIN32) && !defined(_POSIX_C_SOURCE)
+#  define _POSIX_C_SOURCE 200112L /* posix_memalign */
+#endif
+#include <dod/base.h>
+#include <stdlib.h>
+#ifdef _WIN32
+#  include <malloc.h>
+#endif
+
+const char *dod_status_str(dod_status status)
+{
+    switch (status) {
+    case DOD_OK: return "ok";
+    case DOD_E_INVALID: return "invalid argument";
+    case DOD_E_RANGE: return "out of range";
+    case DOD_E_OVERFLOW: return "size overflow";
+    case DOD_E_NOMEM: return "out of memory";
+    case DOD_E_CORRUPT: return "corrupt data";
+    case DOD_E_IO: return "i/o error";
+    case DOD_E_NOT_FOUND: return "not found";
+    case DOD_E_BUSY: return "busy";
+    case DOD_E_STATE: return "invalid state";
+    case DOD_STATUS_COUNT: break;
+    }
+    return "unknown status";
+}
+
+static void *heap_alloc(void *ctx, size_t size, size_t align)
+{
+    (void)ctx;
+    if (align < sizeof(void *))
+        align = sizeof(void *);
+#ifdef _WIN32
+    return _aligned_malloc(size, align);
+#else
+    void *p = NULL;
+    return posix_memalign(&p, align, size) == 0 ? p : NULL;
+#endif
+}
+
+static void heap_free(void *ctx, void *ptr, size_t size)
+{
+    (void)ctx;
+    (void)size;
+#ifdef _WIN32
+    _aligned_free(ptr);
+#else
+    free(ptr);
+#endif
+}
+
+dod_allocator dod_heap_allocator(void)
+{
+    dod_allocator a = { heap_alloc, heap_free, NULL };
+    return a;
+}

@@ -1,0 +1,267 @@
+/* The index's lifecycle: storage, copy, reserve, shrink, comparison and checks. */
+#include "csr_internal.h"
+#include "internal.h"
+
+/* Entries in one half of the row block: row_cap + 1 rounded up to a cache line. */
+static size_t row_half_entries(uint32_t row_cap)
+{
+    size_t n = ((size_t)row_cap + 1 + 15) & ~(size_t)15;
+    return n;
+}
+
+static int row_block_bytes(uint32_t row_cap, size_t *bytes)
+{
+    return dod__mul(row_half_entries(row_cap), 2 * sizeof(uint32_t), bytes);
+}
+
+static int item_block_bytes(uint32_t item_cap, size_t *bytes)
+{
+    /* At least one entry, so items is never NULL after a build and row pointers are valid. */
+    return dod__mul(item_cap ? item_cap : 1, sizeof(uint32_t), bytes);
+}
+
+/* Growth: exact on the first allocation, then at least 1.5x so a slowly growing world
+ * reallocates rarely. */
+static uint32_t grown(uint32_t held, uint32_t need, uint32_t limit)
+{
+    if (held == 0)
+        return need;
+    uint64_t g = (uint64_t)held + held / 2;
+    if (g > limit)
+        g = limit;
+    return need > g ? need : (uint32_t)g;
+}
+
+void dod_csr_init(dod_csr *csr, const dod_allocator *alloc)
+{
+    csr->n_rows = 0;
+    csr->n_items = 0;
+    csr->offsets = NULL;
+    csr->items = NULL;
+    csr->row_cap = 0;
+    csr->item_cap = 0;
+    csr->spare = NULL;
+    csr->row_block = NULL;
+    csr->alloc = dod__allocator_or_heap(alloc);
+}
+
+/* How much to allocate: grow (builds, copies), exact when short (reserve), exact (shrink). */
+typedef enum sizing { SIZE_GROW, SIZE_EXACT_IF_SHORT, SIZE_EXACT } sizing;
+
+static dod_status prepare(const dod_csr *csr, uint32_t n_rows, uint32_t n_items, sizing how,
+                          dod__csr_blocks *fresh)
+{
+    size_t row_bytes = 0, item_bytes = 0;
+    fresh->row_block = NULL;
+    fresh->items = NULL;
+    fresh->row_cap = csr->row_cap;
+    fresh->item_cap = csr->item_cap;
+
+    int need_rows = !csr->row_block || csr->row_cap < n_rows;
+    int need_items = !csr->items || csr->item_cap < n_items;
+    if (how == SIZE_EXACT) {
+        need_rows = need_rows || csr->row_cap != n_rows;
+        need_items = need_items || csr->item_cap != (n_items ? n_items : 1);
+    }
+    if (need_rows) {
+        fresh->row_cap = how == SIZE_GROW && csr->row_block
+                             ? grown(csr->row_cap, n_rows, UINT32_MAX - 1)
+                             : n_rows;
+        if (!row_block_bytes(fresh->row_cap, &row_bytes))
+            return DOD_E_OVERFLOW;
+    }
+    if (need_items) {
+        fresh->item_cap = how == SIZE_GROW && csr->items ? grown(csr->item_cap, n_items, UINT32_MAX)
+                                                         : (n_items ? n_items : 1);
+        if (!item_block_bytes(fresh->item_cap, &item_bytes))
+            return DOD_E_OVERFLOW;
+    }
+    if (need_rows) {
+        fresh->row_block = (uint32_t *)dod__alloc(&csr->alloc, row_bytes);
+        if (!fresh->row_block)
+            return DOD_E_NOMEM;
+    }
+    if (need_items) {
+        fresh->items = (uint32_t *)dod__alloc(&csr->alloc, item_bytes);
+        if (!fresh->items) {
+            dod__free(&csr->alloc, fresh->row_block, row_bytes);
+            fresh->row_block = NULL;
+            return DOD_E_NOMEM;
+        }
+    }
+    return DOD_OK;
+}
+
+dod_status dod__csr_prepare(const dod_csr *csr, uint32_t n_rows, uint32_t n_items,
+                            dod__csr_blocks *fresh)
+{
+    return prepare(csr, n_rows, n_items, SIZE_GROW, fresh);
+}
+
+uint32_t *dod__csr_next_offsets(const dod_csr *csr, const dod__csr_blocks *fresh)
+{
+    return fresh->row_block ? fresh->row_block : csr->spare;
+}
+
+uint32_t *dod__csr_next_items(const dod_csr *csr, const dod__csr_blocks *fresh)
+{
+    return fresh->items ? fresh->items : csr->items;
+}
+
+static void free_row_block(const dod_csr *csr, uint32_t *block, uint32_t row_cap)
+{
+    size_t bytes = 0;
+    if (block && row_block_bytes(row_cap, &bytes))
+        dod__free(&csr->alloc, block, bytes);
+}
+
+static void free_items(const dod_csr *csr, uint32_t *items, uint32_t item_cap)
+{
+    size_t bytes = 0;
+    if (items && item_block_bytes(item_cap, &bytes))
+        dod__free(&csr->alloc, items, bytes);
+}
+
+void dod__csr_discard(const dod_csr *csr, dod__csr_blocks *fresh)
+{
+    free_row_block(csr, fresh->row_block, fresh->row_cap);
+    free_items(csr, fresh->items, fresh->item_cap);
+    fresh->row_block = NULL;
+    fresh->items = NULL;
+}
+
+void dod__csr_commit(dod_csr *csr, dod__csr_blocks *fresh, uint32_t n_rows, uint32_t n_items)
+{
+    if (fresh->row_block) {
+        free_row_block(csr, csr->row_block, csr->row_cap);
+        csr->row_block = fresh->row_block;
+        csr->row_cap = fresh->row_cap;
+        csr->offsets = fresh->row_block;
+        csr->spare = fresh->row_block + row_half_entries(fresh->row_cap);
+    } else {
+        uint32_t *t = csr->offsets;
+        csr->offsets = csr->spare;
+        csr->spare = t;
+    }
+    if (fresh->items) {
+        free_items(csr, csr->items, csr->item_cap);
+        csr->items = fresh->items;
+        csr->item_cap = fresh->item_cap;
+    }
+    csr->n_rows = n_rows;
+    csr->n_items = n_items;
+    fresh->row_block = NULL;
+    fresh->items = NULL;
+}
+
+/* Write src's arrays into dst's next arrays and commit: copy, reserve and shrink share it. */
+static dod_status copy_into(dod_csr *dst, const dod_csr *src, dod__csr_blocks *fresh)
+{
+    uint32_t *offsets = dod__csr_next_offsets(dst, fresh);
+    uint32_t *items = dod__csr_next_items(dst, fresh);
+    if (src->offsets)
+        memcpy(offsets, src->offsets, ((size_t)src->n_rows + 1) * sizeof(uint32_t));
+    else
+        offsets[0] = 0;
+    if (src->n_items && items != src->items)
+        memcpy(items, src->items, (size_t)src->n_items * sizeof(uint32_t));
+    dod__csr_commit(dst, fresh, src->n_rows, src->n_items);
+    return DOD_OK;
+}
+
+dod_status dod_csr_copy(dod_csr *dst, const dod_csr *src)
+{
+    if (!dst || !src)
+        return DOD_E_INVALID;
+    if (dst == src)
+        return DOD_OK;
+    dod__csr_blocks fresh;
+    dod_status st = dod__csr_prepare(dst, src->n_rows, src->n_items, &fresh);
+    if (st != DOD_OK)
+        return st;
+    return copy_into(dst, src, &fresh);
+}
+
+dod_status dod_csr_reserve(dod_csr *csr, uint32_t n_rows, uint32_t n_items)
+{
+    if (!csr)
+        return DOD_E_INVALID;
+    if (n_rows == UINT32_MAX)
+        return DOD_E_OVERFLOW;
+    dod__csr_blocks fresh;
+    dod_status st = prepare(csr, n_rows, n_items, SIZE_EXACT_IF_SHORT, &fresh);
+    if (st != DOD_OK)
+        return st;
+    return fresh.row_block || fresh.items ? copy_into(csr, csr, &fresh) : DOD_OK;
+}
+
+dod_status dod_csr_shrink(dod_csr *csr)
+{
+    if (!csr)
+        return DOD_E_INVALID;
+    if (!csr->row_block)
+        return DOD_OK;
+    dod__csr_blocks fresh;
+    dod_status st = prepare(csr, csr->n_rows, csr->n_items, SIZE_EXACT, &fresh);
+    if (st != DOD_OK)
+        return st;
+    return fresh.row_block || fresh.items ? copy_into(csr, csr, &fresh) : DOD_OK;
+}
+
+void dod_csr_clear(dod_csr *csr)
+{
+    csr->n_rows = 0;
+    csr->n_items = 0;
+    if (csr->offsets)
+        csr->offsets[0] = 0;
+}
+
+void dod_csr_free(dod_csr *csr)
+{
+    free_row_block(csr, csr->row_block, csr->row_cap);
+    free_items(csr, csr->items, csr->item_cap);
+    dod_allocator alloc = csr->alloc;
+    dod_csr_init(csr, &alloc);
+}
+
+int dod_csr_equal(const dod_csr *a, const dod_csr *b)
+{
+    if (a == b)
+        return 1;
+    if (!a || !b || a->n_rows != b->n_rows || a->n_items != b->n_items)
+        return 0;
+    if (a->n_rows > 0 &&
+        memcmp(a->offsets, b->offsets, ((size_t)a->n_rows + 1) * sizeof(uint32_t)) != 0)
+        return 0;
+    return a->n_items == 0 ||
+           memcmp(a->items, b->items, (size_t)a->n_items * sizeof(uint32_t)) == 0;
+}
+
+dod_status dod_csr_check(const dod_csr *csr, uint64_t item_bound)
+{
+    if (!csr)
+        return DOD_E_INVALID;
+    if (!csr->offsets)
+        return csr->n_rows == 0 && csr->n_items == 0 ? DOD_OK : DOD_E_CORRUPT;
+    const uint32_t *o = csr->offsets;
+    if (o[0] != 0 || o[csr->n_rows] != csr->n_items)
+        return DOD_E_CORRUPT;
+    for (uint32_t r = 0; r < csr->n_rows; ++r)
+        if (o[r + 1] < o[r])
+            return DOD_E_CORRUPT;
+    if (item_bound > 0)
+        for (uint32_t i = 0; i < csr->n_items; ++i)
+            if (csr->items[i] >= item_bound)
+                return DOD_E_CORRUPT;
+    return DOD_OK;
+}
+
+size_t dod_csr_bytes(const dod_csr *csr)
+{
+    size_t rows = 0, items = 0;
+    if (csr->row_block)
+        row_block_bytes(csr->row_cap, &rows);
+    if (csr->items)
+        item_block_bytes(csr->item_cap, &items);
+    return rows + items;
+}

@@ -1,0 +1,381 @@
+#include <dod/csr.h>
+#include <stdlib.h>
+#include <string.h>
+#include "check.h"
+
+/* The reference model: for each row, walk every item and keep those whose key matches. */
+static int matches_model(const dod_csr *idx, uint32_t n_rows, const unsigned char *keys,
+                         size_t stride, uint32_t n_items)
+{
+    if (idx->n_rows != n_rows || idx->n_items != n_items || idx->offsets[0] != 0 ||
+        idx->offsets[n_rows] != n_items)
+        return 0;
+    uint32_t *next = (uint32_t *)calloc((size_t)n_rows + 1, sizeof(uint32_t));
+    for (uint32_t r = 0; r < n_rows; ++r)
+        next[r] = idx->offsets[r];
+    int ok = 1;
+    for (uint32_t i = 0; i < n_items && ok; ++i) {
+        uint32_t k;
+        memcpy(&k, keys + (size_t)i * stride, 4);
+        ok = next[k] < idx->offsets[k + 1] && idx->items[next[k]] == i;
+        next[k]++;
+    }
+    for (uint32_t r = 0; r < n_rows && ok; ++r)
+        ok = next[r] == idx->offsets[r + 1];
+    free(next);
+    return ok;
+}
+
+enum dist { UNIFORM, LONGTAIL, SORTED, ONE_ROW, EDGES_EMPTY, DIST_COUNT };
+
+static uint32_t draw_key(test_rng *rng, enum dist d, uint32_t n_rows, uint32_t i, uint32_t n_items)
+{
+    switch (d) {
+    case UNIFORM: return test_rng_below(rng, n_rows);
+    case LONGTAIL: {
+        double u = (double)test_rng_below(rng, 1u << 30) / (double)(1u << 30);
+        return (uint32_t)((double)n_rows * u * u);
+    }
+    case SORTED: return (uint32_t)((uint64_t)i * n_rows / (n_items ? n_items : 1));
+    case ONE_ROW: return n_rows / 2;
+    case EDGES_EMPTY: /* rows 0 and n_rows - 1 stay empty when there are 3+ rows */
+        return n_rows >= 3 ? 1 + test_rng_below(rng, n_rows - 2) : 0;
+    case DIST_COUNT: break;
+    }
+    return 0;
+}
+
+/* Keys laid out at `stride` from an odd address, so loads are unaligned when offset is odd. */
+static unsigned char *make_keys(test_rng *rng, enum dist d, uint32_t n_rows, uint32_t n_items,
+                                size_t stride, size_t offset, unsigned char **base)
+{
+    *base = (unsigned char *)malloc((size_t)n_items * stride + offset + 1);
+    unsigned char *keys = *base + offset;
+    memset(*base, 0xEE, (size_t)n_items * stride + offset + 1);
+    for (uint32_t i = 0; i < n_items; ++i) {
+        uint32_t k = draw_key(rng, d, n_rows, i, n_items);
+        memcpy(keys + (size_t)i * stride, &k, 4);
+    }
+    return keys;
+}
+
+static void test_property(void)
+{
+    test_rng rng = { 42 };
+    const size_t strides[] = { 4, 12, 16, 7, 5 };
+    dod_csr reused;
+    dod_csr_init(&reused, NULL);
+    for (int iter = 0; iter < 400; ++iter) {
+        enum dist d = (enum dist)(iter % DIST_COUNT);
+        uint32_t n_rows = 1 + test_rng_below(&rng, iter % 7 == 0 ? 5000 : 300);
+        uint32_t n_items = test_rng_below(&rng, iter % 5 == 0 ? 20000 : 2000);
+        size_t stride = strides[iter % 5];
+        size_t offset = (size_t)(iter % 3);
+        unsigned char *base;
+        unsigned char *keys = make_keys(&rng, d, n_rows, n_items, stride, offset, &base);
+
+        dod_csr idx;
+        dod_csr_init(&idx, NULL);
+        CHECK_OK(dod_csr_build(&idx, n_rows, keys, stride, n_items));
+        CHECK(matches_model(&idx, n_rows, keys, stride, n_items));
+        CHECK_OK(dod_csr_check(&idx, n_items));
+        /* The same data rebuilt into a reused index gives byte-identical arrays. */
+        CHECK_OK(dod_csr_build(&reused, n_rows, keys, stride, n_items));
+        CHECK(dod_csr_equal(&idx, &reused));
+        dod_csr copy;
+        dod_csr_init(&copy, NULL);
+        CHECK_OK(dod_csr_copy(&copy, &idx));
+        CHECK(dod_csr_equal(&copy, &idx));
+        dod_csr_free(&copy);
+        dod_csr_free(&idx);
+        free(base);
+    }
+    dod_csr_free(&reused);
+}
+
+static void test_edge_cases(void)
+{
+    dod_csr idx;
+    dod_csr_init(&idx, NULL);
+    CHECK(idx.n_rows == 0 && idx.n_items == 0 && idx.offsets == NULL && idx.items == NULL);
+    CHECK_OK(dod_csr_check(&idx, 0));
+
+    CHECK_OK(dod_csr_build(&idx, 0, NULL, 4, 0)); /* the valid empty index */
+    CHECK(idx.offsets != NULL && idx.offsets[0] == 0 && idx.n_rows == 0);
+    CHECK_OK(dod_csr_check(&idx, 0));
+
+    CHECK_OK(dod_csr_build(&idx, 5, NULL, 4, 0)); /* rows but no items */
+    for (uint32_t r = 0; r < 5; ++r)
+        CHECK_EQ(dod_csr_row_len(&idx, r), 0);
+    CHECK(dod_csr_row_begin(&idx, 4) == dod_csr_row_end(&idx, 4));
+
+    uint32_t one[3] = { 0, 0, 0 };
+    CHECK_OK(dod_csr_build(&idx, 1, one, 4, 3)); /* one row holding everything */
+    CHECK(idx.offsets[0] == 0 && idx.offsets[1] == 3);
+    CHECK(idx.items[0] == 0 && idx.items[1] == 1 && idx.items[2] == 2);
+
+    uint32_t mid[4] = { 2, 1, 2, 1 }; /* empty rows at both ends */
+    CHECK_OK(dod_csr_build(&idx, 4, mid, 4, 4));
+    uint32_t want_off[5] = { 0, 0, 2, 4, 4 }, want_items[4] = { 1, 3, 0, 2 };
+    CHECK(memcmp(idx.offsets, want_off, sizeof want_off) == 0);
+    CHECK(memcmp(idx.items, want_items, sizeof want_items) == 0);
+
+    dod_csr_clear(&idx);
+    CHECK(idx.n_rows == 0 && idx.n_items == 0 && idx.offsets[0] == 0);
+    dod_csr_free(&idx);
+    CHECK(idx.offsets == NULL && idx.row_cap == 0);
+}
+
+/* Snapshot the visible state, to prove a failed call changed nothing. */
+typedef struct snap { dod_csr fields; uint32_t *offsets; uint32_t *items; } snap;
+
+static snap take(const dod_csr *c)
+{
+    snap s;
+    s.fields = *c;
+    s.offsets = NULL;
+    s.items = NULL;
+    if (c->offsets) {
+        s.offsets = (uint32_t *)malloc(((size_t)c->n_rows + 1) * 4);
+        memcpy(s.offsets, c->offsets, ((size_t)c->n_rows + 1) * 4);
+    }
+    if (c->n_items) {
+        s.items = (uint32_t *)malloc((size_t)c->n_items * 4);
+        memcpy(s.items, c->items, (size_t)c->n_items * 4);
+    }
+    return s;
+}
+
+static int unchanged(const dod_csr *c, snap *s)
+{
+    int ok = memcmp(&s->fields, c, sizeof *c) == 0;
+    if (ok && c->offsets)
+        ok = memcmp(s->offsets, c->offsets, ((size_t)c->n_rows + 1) * 4) == 0;
+    if (ok && c->n_items)
+        ok = memcmp(s->items, c->items, (size_t)c->n_items * 4) == 0;
+    free(s->offsets);
+    free(s->items);
+    return ok;
+}
+
+static void test_errors_leave_index_unchanged(void)
+{
+    uint32_t keys[6] = { 0, 1, 2, 1, 0, 2 };
+    dod_csr idx;
+    dod_csr_init(&idx, NULL);
+    CHECK_OK(dod_csr_build(&idx, 3, keys, 4, 6));
+    snap s;
+
+    s = take(&idx);
+    uint32_t bad[6] = { 0, 1, 2, 3, 0, 0 }; /* key 3 >= 3 rows, found mid-count */
+    CHECK_STATUS(dod_csr_build(&idx, 3, bad, 4, 6), DOD_E_RANGE);
+    CHECK(unchanged(&idx, &s));
+
+    s = take(&idx);
+    uint32_t last_bad[6] = { 0, 0, 0, 0, 0, 99 };
+    CHECK_STATUS(dod_csr_build(&idx, 3, last_bad, 4, 6), DOD_E_RANGE);
+    CHECK(unchanged(&idx, &s));
+
+    s = take(&idx); /* a bad key in a build that needs new, bigger blocks */
+    uint32_t big_bad[64];
+    for (int i = 0; i < 64; ++i)
+        big_bad[i] = (uint32_t)i;
+    CHECK_STATUS(dod_csr_build(&idx, 63, big_bad, 4, 64), DOD_E_RANGE);
+    CHECK(unchanged(&idx, &s));
+
+    s = take(&idx);
+    CHECK_STATUS(dod_csr_build(&idx, 3, NULL, 4, 6), DOD_E_INVALID);
+    CHECK_STATUS(dod_csr_build(&idx, 3, keys, 3, 6), DOD_E_INVALID);
+    CHECK_STATUS(dod_csr_build(&idx, 3, keys, 0, 6), DOD_E_INVALID);
+    CHECK_STATUS(dod_csr_build(&idx, UINT32_MAX, keys, 4, 6), DOD_E_OVERFLOW);
+    CHECK_STATUS(dod_csr_build(&idx, 0, keys, 4, 6), DOD_E_RANGE);
+    CHECK_STATUS(dod_csr_reserve(&idx, UINT32_MAX, 0), DOD_E_OVERFLOW);
+    CHECK(unchanged(&idx, &s));
+
+    CHECK_STATUS(dod_csr_build(NULL, 3, keys, 4, 6), DOD_E_INVALID);
+    CHECK_STATUS(dod_csr_copy(NULL, &idx), DOD_E_INVALID);
+    CHECK_STATUS(dod_csr_copy(&idx, NULL), DOD_E_INVALID);
+    CHECK_STATUS(dod_csr_reserve(NULL, 1, 1), DOD_E_INVALID);
+    CHECK_STATUS(dod_csr_shrink(NULL), DOD_E_INVALID);
+    CHECK_STATUS(dod_csr_check(NULL, 0), DOD_E_INVALID);
+    s = take(&idx);
+    CHECK_OK(dod_csr_copy(&idx, &idx));
+    CHECK(unchanged(&idx, &s));
+    dod_csr_free(&idx);
+}
+
+static void test_check_finds_corruption(void)
+{
+    uint32_t keys[6] = { 0, 1, 2, 1, 0, 2 };
+    dod_csr idx;
+    dod_csr_init(&idx, NULL);
+    CHECK_OK(dod_csr_build(&idx, 3, keys, 4, 6));
+    CHECK_OK(dod_csr_check(&idx, 6));
+    CHECK_STATUS(dod_csr_check(&idx, 5), DOD_E_CORRUPT); /* item 5 is not below 5 */
+    idx.offsets[1] = 5;                                    /* offsets decrease after it */
+    CHECK_STATUS(dod_csr_check(&idx, 0), DOD_E_CORRUPT);
+    idx.offsets[1] = 2;
+    idx.offsets[0] = 1;
+    CHECK_STATUS(dod_csr_check(&idx, 0), DOD_E_CORRUPT);
+    idx.offsets[0] = 0;
+    idx.offsets[3] = 5;
+    CHECK_STATUS(dod_csr_check(&idx, 0), DOD_E_CORRUPT);
+    dod_csr_free(&idx);
+}
+
+static void test_memory_contract(void)
+{
+    test_alloc ta;
+    test_alloc_init(&ta);
+    dod_allocator a = test_alloc_get(&ta);
+    enum { ROWS = 1000, ITEMS = 6000 };
+    uint32_t *keys = (uint32_t *)malloc(ITEMS * 4);
+    test_rng rng = { 7 };
+    for (int i = 0; i < ITEMS; ++i)
+        keys[i] = test_rng_below(&rng, ROWS);
+
+    dod_csr idx, snapshot;
+    dod_csr_init(&idx, &a);
+    dod_csr_init(&snapshot, &a);
+    CHECK_EQ(ta.calls, 0);
+    CHECK_OK(dod_csr_build(&idx, ROWS, keys, 4, ITEMS));
+    CHECK(ta.calls <= 2); /* the first build: at most two blocks */
+    CHECK(((uintptr_t)idx.offsets & 63) == 0 && ((uintptr_t)idx.items & 63) == 0);
+    CHECK(dod_csr_bytes(&idx) >= (ROWS + 1) * 4 + ITEMS * 4);
+
+    long calls = ta.calls;
+    for (int frame = 0; frame < 5; ++frame) { /* steady state: rebuilds allocate nothing */
+        for (int i = 0; i < ITEMS; ++i)
+            keys[i] = test_rng_below(&rng, ROWS - (uint32_t)frame);
+        CHECK_OK(dod_csr_build(&idx, ROWS - (uint32_t)frame, keys, 4, ITEMS - 100u * (uint32_t)frame));
+        CHECK(((uintptr_t)idx.offsets & 63) == 0);
+    }
+    CHECK_EQ(ta.calls, calls);
+
+    for (int i = 0; i < ITEMS; ++i)
+        keys[i] = test_rng_below(&rng, ROWS);
+    CHECK_OK(dod_csr_build(&idx, ROWS, keys, 4, ITEMS));
+    CHECK_OK(dod_csr_copy(&snapshot, &idx));
+    calls = ta.calls;
+    CHECK_OK(dod_csr_build(&idx, ROWS, keys, 4, ITEMS));
+    CHECK_OK(dod_csr_copy(&snapshot, &idx)); /* the copy into held capacity allocates nothing */
+    CHECK_EQ(ta.calls, calls);
+    CHECK(dod_csr_equal(&snapshot, &idx));
+
+    /* reserve then build bigger: no allocation in the build */
+    CHECK_OK(dod_csr_reserve(&idx, 2 * ROWS, 2 * ITEMS));
+    CHECK(dod_csr_equal(&snapshot, &idx)); /* contents kept */
+    calls = ta.calls;
+    uint32_t *keys2 = (uint32_t *)malloc(2 * ITEMS * 4);
+    for (int i = 0; i < 2 * ITEMS; ++i)
+        keys2[i] = test_rng_below(&rng, 2 * ROWS);
+    CHECK_OK(dod_csr_build(&idx, 2 * ROWS, keys2, 4, 2 * ITEMS));
+    CHECK_EQ(ta.calls, calls);
+    CHECK(matches_model(&idx, 2 * ROWS, (unsigned char *)keys2, 4, 2 * ITEMS));
+
+    /* shrink gives capacity back and keeps contents */
+    CHECK_OK(dod_csr_build(&idx, ROWS, keys, 4, ITEMS));
+    size_t before = dod_csr_bytes(&idx);
+    CHECK_OK(dod_csr_shrink(&idx));
+    CHECK(dod_csr_bytes(&idx) < before);
+    CHECK(dod_csr_equal(&snapshot, &idx));
+    calls = ta.calls;
+    CHECK_OK(dod_csr_shrink(&idx)); /* already tight */
+    CHECK_EQ(ta.calls, calls);
+
+    dod_csr_free(&idx);
+    dod_csr_free(&snapshot);
+    CHECK_EQ(ta.live, 0); /* free returns every byte */
+    free(keys);
+    free(keys2);
+    test_alloc_finish(&ta);
+}
+
+/* Fail each allocation of an operation in turn: DOD_E_NOMEM, the object unchanged, no leak. */
+typedef dod_status (*csr_op)(dod_csr *idx, dod_csr *other, const uint32_t *keys);
+
+static dod_status op_build(dod_csr *idx, dod_csr *other, const uint32_t *keys)
+{
+    (void)other;
+    return dod_csr_build(idx, 5000, keys, 4, 30000);
+}
+static dod_status op_copy(dod_csr *idx, dod_csr *other, const uint32_t *keys)
+{
+    (void)keys;
+    return dod_csr_copy(idx, other);
+}
+static dod_status op_reserve(dod_csr *idx, dod_csr *other, const uint32_t *keys)
+{
+    (void)other;
+    (void)keys;
+    return dod_csr_reserve(idx, 9000, 90000);
+}
+static dod_status op_shrink(dod_csr *idx, dod_csr *other, const uint32_t *keys)
+{
+    (void)other;
+    (void)keys;
+    return dod_csr_shrink(idx);
+}
+
+static void walk_failures(csr_op op, int start_big)
+{
+    uint32_t *keys = (uint32_t *)malloc(30000 * 4);
+    test_rng rng = { 99 };
+    for (int i = 0; i < 30000; ++i)
+        keys[i] = test_rng_below(&rng, 5000);
+    for (int start = 0; start < 2; ++start) { /* from an empty index, and from a built one */
+        for (long n = 0;; ++n) {
+            test_alloc ta;
+            test_alloc_init(&ta);
+            dod_allocator a = test_alloc_get(&ta);
+            dod_csr idx, src;
+            dod_csr_init(&idx, &a);
+            dod_csr_init(&src, NULL);
+            CHECK_OK(dod_csr_build(&src, 5000, keys, 4, 30000));
+            if (start && start_big) /* a big capacity holding a small index */
+                CHECK_OK(dod_csr_build(&idx, 5000, keys, 4, 30000));
+            if (start)
+                CHECK_OK(dod_csr_build(&idx, 10, keys, 4, 0));
+            snap s = take(&idx);
+            test_alloc_fail_after(&ta, n);
+            long live = ta.live;
+            dod_status st = op(&idx, &src, keys);
+            int hit = ta.failed > 0;
+            if (hit) {
+                CHECK_STATUS(st, DOD_E_NOMEM);
+                CHECK(unchanged(&idx, &s));
+                CHECK_EQ(ta.live, live);
+            } else {
+                CHECK_OK(st);
+                free(s.offsets);
+                free(s.items);
+            }
+            test_alloc_fail_after(&ta, -1);
+            dod_csr_free(&idx);
+            dod_csr_free(&src);
+            test_alloc_finish(&ta);
+            if (!hit)
+                break;
+        }
+    }
+    free(keys);
+}
+
+static void test_allocation_failures(void)
+{
+    walk_failures(op_build, 0);
+    walk_failures(op_copy, 0);
+    walk_failures(op_reserve, 1);
+    walk_failures(op_shrink, 1);
+}
+
+int main(void)
+{
+    test_property();
+    test_edge_cases();
+    test_errors_leave_index_unchanged();
+    test_check_finds_corruption();
+    test_memory_contract();
+    test_allocation_failures();
+    return check_summary("test_csr");
+}
