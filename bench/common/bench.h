@@ -1,0 +1,36 @@
+/* Shared benchmark plumbing: a clock, min/median statistics, a counting allocator, quick mode
+ * and JSON lines. Every benchmark runs baseline and contender alternately in one process. */
+#ifndef DOD_BENCH_H
+#define DOD_BENCH_H
+
+#include <dod/base.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+double bench_now_ms(void);                 /* a monotonic clock, in milliseconds */
+int bench_quick(void);                     /* 1 when DOD_BENCH_QUICK is set and not "0" */
+void bench_sort(double *v, int n);
+double bench_min(const double *v, int n);
+double bench_median(const double *v, int n); /* sorts v */
+
+/* A dod_allocator that counts calls and live bytes, over the heap. */
+typedef struct bench_counter {
+    long allocs, frees;
+    size_t live_bytes, peak_bytes;
+} bench_counter;
+dod_allocator bench_counter_allocator(bench_counter *c);
+
+/* Open bench/results/<name>.jsonl for appending (the `bench` target empties it first). */
+FILE *bench_results_open(const char *name);
+
+/* Keep the optimiser from deleting a computation. */
+extern volatile uint64_t bench_sink;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

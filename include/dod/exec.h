@@ -1,0 +1,36 @@
+/* dod/exec.h: the executor seam and a built-in thread pool.
+ *
+ * An executor runs task(arg, 0) .. task(arg, n_tasks - 1), possibly in parallel, and returns
+ * when all are done. A game plugs its own job system in by filling the struct; dod's parallel
+ * operations take a `const dod_executor *` (NULL = run on the calling thread). */
+#ifndef DOD_EXEC_H
+#define DOD_EXEC_H
+
+#include <dod/base.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct dod_executor {
+    /* runs task(arg, 0) .. task(arg, n_tasks - 1), possibly in parallel, and returns when all are done */
+    void (*run)(void *ctx, uint32_t n_tasks, void (*task)(void *arg, uint32_t index), void *arg);
+    void *ctx;
+    uint32_t n_threads; /* how many tasks it runs at once */
+} dod_executor;
+
+typedef struct dod_threadpool dod_threadpool;
+
+/* Start a pool of n_threads workers (the calling thread counts as one of them while it waits
+ * in run). Errors: DOD_E_INVALID (pool NULL, n_threads 0), DOD_E_NOMEM, DOD_E_STATE (a thread
+ * could not be started); on error *pool is untouched and nothing leaks. */
+DOD_API dod_status dod_threadpool_create(dod_threadpool **pool, uint32_t n_threads,
+                                         const dod_allocator *alloc);
+DOD_API dod_executor dod_threadpool_executor(dod_threadpool *pool);
+DOD_API void dod_threadpool_destroy(dod_threadpool *pool);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DOD_EXEC_H */
