@@ -1,0 +1,258 @@
+/* The table's storage: column layout in groups, growth, reserve, clear and free. */
+#include "table_internal.h"
+
+#if defined(__STDC_VERSION__) && !defined(__STDC_NO_ATOMICS__)
+#  include <stdatomic.h>
+/* The one piece of process state in the table module: a counter that gives each table a
+ * different tag, so a handle from another table is refused (see docs/table.md). */
+static atomic_uint tag_counter;
+static uint32_t next_tag(const dod_table *t)
+{
+    (void)t;
+    return (uint32_t)atomic_fetch_add(&tag_counter, 1u) + 1u;
+}
+#else
+/* Without C11 atomics: a hash of the table's address, still different for live tables. */
+static uint32_t next_tag(const dod_table *t)
+{
+    uint64_t x = (uint64_t)(uintptr_t)t * 0x9E3779B97F4A7C15ull;
+    return (uint32_t)(x >> 40);
+}
+#endif
+
+/* Bytes of one column at capacity cap, rounded up to a cache line. */
+static int column_bytes(size_t size, uint32_t cap, size_t *out)
+{
+    size_t b;
+    return dod__mul(size, cap, &b) && dod__align_up(b, out);
+}
+
+static void reset_storage(dod_table *t)
+{
+    t->len = 0;
+    t->cap = 0;
+    t->n_slots = 0;
+    t->slot_cap = 0;
+    t->free_head = DOD__TABLE_NONE;
+    t->n_free = 0;
+    t->slots = NULL;
+    for (uint32_t b = 0; b <= DOD_TABLE_MAX_COLUMNS; ++b) {
+        t->col[b] = NULL;
+        t->block[b] = NULL;
+        t->block_bytes[b] = 0;
+    }
+    t->tag = next_tag(t) & ((1u << DOD__TABLE_TAG_BITS) - 1);
+}
+
+static int valid_desc(const dod_column_desc *d)
+{
+    return d->size > 0 && d->align > 0 && (d->align & (d->align - 1)) == 0 &&
+           d->align <= DOD_ALIGN && d->size % d->align == 0;
+}
+
+dod_status dod_table_init(dod_table *t, const dod_column_desc *cols, uint32_t n_cols,
+                          const dod_allocator *alloc)
+{
+    if (!t)
+        return DOD_E_INVALID;
+    memset(t, 0, sizeof *t);
+    t->alloc = dod__allocator_or_heap(alloc);
+    reset_storage(t);
+    if (!cols && n_cols > 0)
+        return DOD_E_INVALID;
+    if (n_cols > DOD_TABLE_MAX_COLUMNS)
+        return DOD_E_RANGE;
+    for (uint32_t c = 0; c < n_cols; ++c)
+        if (!valid_desc(&cols[c]))
+            return DOD_E_INVALID;
+    /* Dense group indices in order of first appearance. */
+    uint32_t n_groups = 0;
+    for (uint32_t c = 0; c < n_cols; ++c) {
+        uint32_t g = 0;
+        while (g < c && cols[g].group != cols[c].group)
+            ++g;
+        t->col_block[c] = g < c ? t->col_block[g] : (uint8_t)n_groups++;
+        t->desc[c] = cols[c];
+    }
+    t->n_cols = n_cols;
+    t->n_groups = n_groups;
+    t->col_block[n_cols] = (uint8_t)n_groups; /* the back-pointer column's own block */
+    return DOD_OK;
+}
+
+dod_status dod__table_alloc_blocks(const dod_table *t, uint32_t cap, dod__table_fresh *fresh)
+{
+    DOD_ASSERT(cap > 0);
+    size_t offset[DOD_TABLE_MAX_COLUMNS + 1];
+    size_t bytes[DOD_TABLE_MAX_COLUMNS + 1] = { 0 };
+    for (uint32_t c = 0; c <= t->n_cols; ++c) {
+        size_t b;
+        uint32_t g = t->col_block[c];
+        if (!column_bytes(dod__table_col_size(t, c), cap, &b))
+            return DOD_E_OVERFLOW;
+        offset[c] = bytes[g];
+        if (!dod__add(bytes[g], b, &bytes[g]))
+            return DOD_E_OVERFLOW;
+    }
+    for (uint32_t g = 0; g <= t->n_groups; ++g) {
+        fresh->block[g] = dod__alloc(&t->alloc, bytes[g]);
+        fresh->block_bytes[g] = bytes[g];
+        if (!fresh->block[g]) {
+            while (g-- > 0) {
+                dod__free(&t->alloc, fresh->block[g], fresh->block_bytes[g]);
+                fresh->block[g] = NULL;
+            }
+            return DOD_E_NOMEM;
+        }
+    }
+    for (uint32_t c = 0; c <= t->n_cols; ++c)
+        fresh->col[c] = (unsigned char *)fresh->block[t->col_block[c]] + offset[c];
+    fresh->cap = cap;
+    return DOD_OK;
+}
+
+static uint32_t grown(uint32_t held, uint32_t need, uint32_t first)
+{
+    uint64_t g = held ? (uint64_t)held + held / 2 : first;
+    if (g > DOD_TABLE_MAX_ROWS)
+        g = DOD_TABLE_MAX_ROWS;
+    return need > g ? need : (uint32_t)g;
+}
+
+dod_status dod__table_prepare(const dod_table *t, uint32_t rows, uint32_t slots, int grow,
+                              dod__table_fresh *fresh)
+{
+    fresh->block[0] = NULL;
+    fresh->slots = NULL;
+    fresh->cap = t->cap;
+    fresh->slot_cap = t->slot_cap;
+    if (rows > DOD_TABLE_MAX_ROWS || slots > DOD_TABLE_MAX_ROWS)
+        return DOD_E_OVERFLOW;
+    size_t slot_bytes = 0;
+    uint32_t slot_cap = t->slot_cap;
+    if (slots > t->slot_cap) {
+        slot_cap = grow ? grown(t->slot_cap, slots, 16) : slots;
+        if (!dod__mul(slot_cap, sizeof(dod_table_slot), &slot_bytes))
+            return DOD_E_OVERFLOW;
+    }
+    if (rows > t->cap) {
+        dod_status st = dod__table_alloc_blocks(t, grow ? grown(t->cap, rows, 16) : rows, fresh);
+        if (st != DOD_OK)
+            return st;
+    }
+    if (slot_bytes) {
+        fresh->slots = (dod_table_slot *)dod__alloc(&t->alloc, slot_bytes);
+        if (!fresh->slots) {
+            dod__table_discard(t, fresh);
+            return DOD_E_NOMEM;
+        }
+        fresh->slot_cap = slot_cap;
+    }
+    return DOD_OK;
+}
+
+static void free_blocks(const dod_table *t, void *const *block, const size_t *bytes)
+{
+    for (uint32_t g = 0; g <= t->n_groups; ++g)
+        dod__free(&t->alloc, block[g], bytes[g]);
+}
+
+void dod__table_discard(const dod_table *t, dod__table_fresh *fresh)
+{
+    if (fresh->block[0])
+        free_blocks(t, fresh->block, fresh->block_bytes);
+    if (fresh->slots)
+        dod__free(&t->alloc, fresh->slots, (size_t)fresh->slot_cap * sizeof(dod_table_slot));
+    fresh->block[0] = NULL;
+    fresh->slots = NULL;
+}
+
+void dod__table_swap_blocks(dod_table *t, dod__table_fresh *fresh)
+{
+    if (t->block[0])
+        free_blocks(t, t->block, t->block_bytes);
+    for (uint32_t g = 0; g <= t->n_groups; ++g) {
+        t->block[g] = fresh->block[g];
+        t->block_bytes[g] = fresh->block_bytes[g];
+    }
+    for (uint32_t c = 0; c <= t->n_cols; ++c)
+        t->col[c] = fresh->col[c];
+    t->cap = fresh->cap;
+    fresh->block[0] = NULL;
+}
+
+void dod__table_commit(dod_table *t, dod__table_fresh *fresh)
+{
+    if (fresh->block[0]) {
+        for (uint32_t c = 0; c <= t->n_cols && t->len > 0; ++c)
+            memcpy(fresh->col[c], t->col[c], (size_t)t->len * dod__table_col_size(t, c));
+        dod__table_swap_blocks(t, fresh);
+    }
+    if (fresh->slots) {
+        if (t->n_slots)
+            memcpy(fresh->slots, t->slots, (size_t)t->n_slots * sizeof(dod_table_slot));
+        dod__free(&t->alloc, t->slots, (size_t)t->slot_cap * sizeof(dod_table_slot));
+        t->slots = fresh->slots;
+        t->slot_cap = fresh->slot_cap;
+        fresh->slots = NULL;
+    }
+}
+
+dod_status dod_table_reserve(dod_table *t, uint32_t rows)
+{
+    if (!t)
+        return DOD_E_INVALID;
+    if (rows > DOD_TABLE_MAX_ROWS)
+        return DOD_E_OVERFLOW;
+    /* Pushes take free slots first, then new ones. */
+    uint32_t extra = rows > t->len ? rows - t->len : 0;
+    uint64_t slots = t->n_slots + (uint64_t)(extra > t->n_free ? extra - t->n_free : 0);
+    if (slots > DOD_TABLE_MAX_ROWS)
+        return DOD_E_OVERFLOW;
+    dod__table_fresh fresh;
+    dod_status st = dod__table_prepare(t, rows, (uint32_t)slots, 0, &fresh);
+    if (st == DOD_OK)
+        dod__table_commit(t, &fresh);
+    return st;
+}
+
+void dod_table_clear(dod_table *t)
+{
+    if (!t)
+        return;
+    const uint32_t *row_slot = dod__table_row_slot(t);
+    /* Free in reverse so the next pushes reuse the slots of rows 0, 1, ... in order. */
+    for (uint32_t r = t->len; r-- > 0;)
+        dod__table_release_slot(t, row_slot[r]);
+    t->len = 0;
+}
+
+uint32_t dod_table_len(const dod_table *t)
+{
+    return t ? t->len : 0;
+}
+
+void *dod_table_column(const dod_table *t, uint32_t col)
+{
+    return t && col < t->n_cols ? t->col[col] : NULL;
+}
+
+size_t dod_table_bytes(const dod_table *t)
+{
+    if (!t)
+        return 0;
+    size_t total = (size_t)t->slot_cap * sizeof(dod_table_slot);
+    for (uint32_t g = 0; g <= t->n_groups; ++g)
+        total += t->block_bytes[g];
+    return total;
+}
+
+void dod_table_free(dod_table *t)
+{
+    if (!t)
+        return;
+    if (t->block[0])
+        free_blocks(t, t->block, t->block_bytes);
+    dod__free(&t->alloc, t->slots, (size_t)t->slot_cap * sizeof(dod_table_slot));
+    reset_storage(t);
+}
