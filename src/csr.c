@@ -14,10 +14,17 @@ static int row_block_bytes(uint32_t row_cap, size_t *bytes)
     return dod__mul(row_half_entries(row_cap), 2 * sizeof(uint32_t), bytes);
 }
 
-static int item_block_bytes(uint32_t item_cap, size_t *bytes)
+/* The items part of the items block, rounded up to a cache line; the build scratch follows. */
+static int item_part_bytes(uint32_t item_cap, size_t *bytes)
 {
     /* At least one entry, so items is never NULL after a build and row pointers are valid. */
-    return dod__mul(item_cap ? item_cap : 1, sizeof(uint32_t), bytes);
+    return dod__mul(item_cap ? item_cap : 1, sizeof(uint32_t), bytes) &&
+           dod__align_up(*bytes, bytes);
+}
+
+static int item_block_bytes(uint32_t item_cap, size_t scratch_bytes, size_t *bytes)
+{
+    return item_part_bytes(item_cap, bytes) && dod__add(*bytes, scratch_bytes, bytes);
 }
 
 /* Growth: exact on the first allocation, then at least 1.5x so a slowly growing world
@@ -43,25 +50,43 @@ void dod_csr_init(dod_csr *csr, const dod_allocator *alloc)
     csr->spare = NULL;
     csr->row_block = NULL;
     csr->alloc = dod__allocator_or_heap(alloc);
+    csr->item_bound = 0;
+    csr->scratch = NULL;
+    csr->scratch_bytes = 0;
 }
 
 /* How much to allocate: grow (builds, copies), exact when short (reserve), exact (shrink). */
 typedef enum sizing { SIZE_GROW, SIZE_EXACT_IF_SHORT, SIZE_EXACT } sizing;
 
+/* Scratch to hold when a new items block is made: what is asked, grown by half again over
+ * what was held when growing; none when shrinking or when nothing is asked. */
+static size_t scratch_for(const dod_csr *csr, size_t want, sizing how)
+{
+    if (how == SIZE_GROW && want > 0 && csr->scratch_bytes <= SIZE_MAX / 3) {
+        size_t g = csr->scratch_bytes + csr->scratch_bytes / 2;
+        if (g > want)
+            want = g;
+    }
+    return want;
+}
+
 static dod_status prepare(const dod_csr *csr, uint32_t n_rows, uint32_t n_items, sizing how,
-                          dod__csr_blocks *fresh)
+                          size_t scratch_bytes, dod__csr_blocks *fresh)
 {
     size_t row_bytes = 0, item_bytes = 0;
     fresh->row_block = NULL;
     fresh->items = NULL;
     fresh->row_cap = csr->row_cap;
     fresh->item_cap = csr->item_cap;
+    fresh->scratch = NULL;
+    fresh->scratch_bytes = 0;
 
     int need_rows = !csr->row_block || csr->row_cap < n_rows;
-    int need_items = !csr->items || csr->item_cap < n_items;
+    int need_items = !csr->items || csr->item_cap < n_items || csr->scratch_bytes < scratch_bytes;
     if (how == SIZE_EXACT) {
         need_rows = need_rows || csr->row_cap != n_rows;
-        need_items = need_items || csr->item_cap != (n_items ? n_items : 1);
+        need_items = need_items || csr->item_cap != (n_items ? n_items : 1) ||
+                     csr->scratch_bytes != 0;
     }
     if (need_rows) {
         fresh->row_cap = how == SIZE_GROW && csr->row_block
@@ -71,9 +96,15 @@ static dod_status prepare(const dod_csr *csr, uint32_t n_rows, uint32_t n_items,
             return DOD_E_OVERFLOW;
     }
     if (need_items) {
-        fresh->item_cap = how == SIZE_GROW && csr->items ? grown(csr->item_cap, n_items, UINT32_MAX)
-                                                         : (n_items ? n_items : 1);
-        if (!item_block_bytes(fresh->item_cap, &item_bytes))
+        if (how == SIZE_GROW && csr->items && csr->item_cap >= n_items)
+            fresh->item_cap = csr->item_cap; /* remade only for more scratch: items as held */
+        else
+            fresh->item_cap = how == SIZE_GROW && csr->items
+                                  ? grown(csr->item_cap, n_items, UINT32_MAX)
+                                  : (n_items ? n_items : 1);
+        fresh->scratch_bytes = scratch_for(csr, scratch_bytes, how);
+        if (!dod__align_up(fresh->scratch_bytes, &fresh->scratch_bytes) ||
+            !item_block_bytes(fresh->item_cap, fresh->scratch_bytes, &item_bytes))
             return DOD_E_OVERFLOW;
     }
     if (need_rows) {
@@ -86,16 +117,20 @@ static dod_status prepare(const dod_csr *csr, uint32_t n_rows, uint32_t n_items,
         if (!fresh->items) {
             dod__free(&csr->alloc, fresh->row_block, row_bytes);
             fresh->row_block = NULL;
+            fresh->scratch_bytes = 0;
             return DOD_E_NOMEM;
         }
+        size_t part = 0;
+        item_part_bytes(fresh->item_cap, &part);
+        fresh->scratch = fresh->scratch_bytes ? (unsigned char *)fresh->items + part : NULL;
     }
     return DOD_OK;
 }
 
 dod_status dod__csr_prepare(const dod_csr *csr, uint32_t n_rows, uint32_t n_items,
-                            dod__csr_blocks *fresh)
+                            size_t scratch_bytes, dod__csr_blocks *fresh)
 {
-    return prepare(csr, n_rows, n_items, SIZE_GROW, fresh);
+    return prepare(csr, n_rows, n_items, SIZE_GROW, scratch_bytes, fresh);
 }
 
 uint32_t *dod__csr_next_offsets(const dod_csr *csr, const dod__csr_blocks *fresh)
@@ -115,19 +150,26 @@ static void free_row_block(const dod_csr *csr, uint32_t *block, uint32_t row_cap
         dod__free(&csr->alloc, block, bytes);
 }
 
-static void free_items(const dod_csr *csr, uint32_t *items, uint32_t item_cap)
+static void free_items(const dod_csr *csr, uint32_t *items, uint32_t item_cap, size_t scratch)
 {
     size_t bytes = 0;
-    if (items && item_block_bytes(item_cap, &bytes))
+    if (items && item_block_bytes(item_cap, scratch, &bytes))
         dod__free(&csr->alloc, items, bytes);
+}
+
+void *dod__csr_next_scratch(const dod_csr *csr, const dod__csr_blocks *fresh)
+{
+    return fresh->items ? fresh->scratch : csr->scratch;
 }
 
 void dod__csr_discard(const dod_csr *csr, dod__csr_blocks *fresh)
 {
     free_row_block(csr, fresh->row_block, fresh->row_cap);
-    free_items(csr, fresh->items, fresh->item_cap);
+    free_items(csr, fresh->items, fresh->item_cap, fresh->scratch_bytes);
     fresh->row_block = NULL;
     fresh->items = NULL;
+    fresh->scratch = NULL;
+    fresh->scratch_bytes = 0;
 }
 
 void dod__csr_commit(dod_csr *csr, dod__csr_blocks *fresh, uint32_t n_rows, uint32_t n_items)
@@ -144,14 +186,19 @@ void dod__csr_commit(dod_csr *csr, dod__csr_blocks *fresh, uint32_t n_rows, uint
         csr->spare = t;
     }
     if (fresh->items) {
-        free_items(csr, csr->items, csr->item_cap);
+        free_items(csr, csr->items, csr->item_cap, csr->scratch_bytes);
         csr->items = fresh->items;
         csr->item_cap = fresh->item_cap;
+        csr->scratch = fresh->scratch;
+        csr->scratch_bytes = fresh->scratch_bytes;
     }
     csr->n_rows = n_rows;
     csr->n_items = n_items;
+    csr->item_bound = n_items;
     fresh->row_block = NULL;
     fresh->items = NULL;
+    fresh->scratch = NULL;
+    fresh->scratch_bytes = 0;
 }
 
 /* Write src's arrays into dst's next arrays and commit: copy, reserve and shrink share it. */
@@ -165,7 +212,9 @@ static dod_status copy_into(dod_csr *dst, const dod_csr *src, dod__csr_blocks *f
         offsets[0] = 0;
     if (src->n_items && items != src->items)
         memcpy(items, src->items, (size_t)src->n_items * sizeof(uint32_t));
+    uint64_t bound = src->item_bound;
     dod__csr_commit(dst, fresh, src->n_rows, src->n_items);
+    dst->item_bound = bound;
     return DOD_OK;
 }
 
@@ -176,7 +225,7 @@ dod_status dod_csr_copy(dod_csr *dst, const dod_csr *src)
     if (dst == src)
         return DOD_OK;
     dod__csr_blocks fresh;
-    dod_status st = dod__csr_prepare(dst, src->n_rows, src->n_items, &fresh);
+    dod_status st = dod__csr_prepare(dst, src->n_rows, src->n_items, 0, &fresh);
     if (st != DOD_OK)
         return st;
     return copy_into(dst, src, &fresh);
@@ -188,8 +237,12 @@ dod_status dod_csr_reserve(dod_csr *csr, uint32_t n_rows, uint32_t n_items)
         return DOD_E_INVALID;
     if (n_rows == UINT32_MAX)
         return DOD_E_OVERFLOW;
+    /* Also the scratch a single-thread build of these sizes may take (csr_build.c). */
+    size_t scratch = 0;
+    if (!dod__csr_build_scratch(n_rows, n_items, &scratch))
+        return DOD_E_OVERFLOW;
     dod__csr_blocks fresh;
-    dod_status st = prepare(csr, n_rows, n_items, SIZE_EXACT_IF_SHORT, &fresh);
+    dod_status st = prepare(csr, n_rows, n_items, SIZE_EXACT_IF_SHORT, scratch, &fresh);
     if (st != DOD_OK)
         return st;
     return fresh.row_block || fresh.items ? copy_into(csr, csr, &fresh) : DOD_OK;
@@ -202,7 +255,7 @@ dod_status dod_csr_shrink(dod_csr *csr)
     if (!csr->row_block)
         return DOD_OK;
     dod__csr_blocks fresh;
-    dod_status st = prepare(csr, csr->n_rows, csr->n_items, SIZE_EXACT, &fresh);
+    dod_status st = prepare(csr, csr->n_rows, csr->n_items, SIZE_EXACT, 0, &fresh);
     if (st != DOD_OK)
         return st;
     return fresh.row_block || fresh.items ? copy_into(csr, csr, &fresh) : DOD_OK;
@@ -212,6 +265,7 @@ void dod_csr_clear(dod_csr *csr)
 {
     csr->n_rows = 0;
     csr->n_items = 0;
+    csr->item_bound = 0;
     if (csr->offsets)
         csr->offsets[0] = 0;
 }
@@ -219,7 +273,7 @@ void dod_csr_clear(dod_csr *csr)
 void dod_csr_free(dod_csr *csr)
 {
     free_row_block(csr, csr->row_block, csr->row_cap);
-    free_items(csr, csr->items, csr->item_cap);
+    free_items(csr, csr->items, csr->item_cap, csr->scratch_bytes);
     dod_allocator alloc = csr->alloc;
     dod_csr_init(csr, &alloc);
 }
@@ -262,6 +316,6 @@ size_t dod_csr_bytes(const dod_csr *csr)
     if (csr->row_block)
         row_block_bytes(csr->row_cap, &rows);
     if (csr->items)
-        item_block_bytes(csr->item_cap, &items);
+        item_block_bytes(csr->item_cap, csr->scratch_bytes, &items);
     return rows + items;
 }

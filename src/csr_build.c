@@ -1,6 +1,20 @@
-/* Building the index from keys: count, prefix sum, scatter (the seed's hack 3). */
+/* Building the index: validation, the adaptive choice of strategy, the plain scatter (the
+ * seed's hack 3: count, prefix sum, scatter) and the commit. The partitioned and parallel
+ * strategies live in csr_partition.c and csr_parallel.c; see docs/build.md. */
+#include <dod/csr_build.h>
 #include "csr_internal.h"
-#include "internal.h"
+
+/* The adaptive rule's thresholds, measured on the benchmark machine (docs/build.md):
+ * the plain scatter wins while its random writes stay in cache (few rows) or when the keys
+ * are already clustered (consecutive items land in the same or neighbouring rows). */
+#define PLAIN_MAX_ROWS 262144u         /* up to this many rows the plain scatter is faster on 1 thread */
+#define PLAIN_MAX_ROWS_PARALLEL 65536u /* up to this many, faster than any 2-thread build */
+#define PLAIN_MAX_ITEMS 65536u         /* too few items to repay the extra pass */
+#define SAMPLE_WINDOWS 64u         /* sampled windows of consecutive keys ... */
+#define SAMPLE_RUN 8u              /* ... of this many keys each */
+#define NEAR_ROWS 16u              /* a step of at most this many rows counts as "near" */
+#define NEAR_PER_16 15u            /* clustered: at least 15/16 of the sampled steps are near */
+#define PARALLEL_MIN_ITEMS 32768u  /* per block: ~130 us of work at the ~4 ns/item of small builds */
 
 /* Pass 1, with validation: count each row's items into offsets[key + 1]. Returns 0 when a
  * key is out of range. The check is a predictable branch inside the pass, not a pass of its own. */
@@ -15,6 +29,19 @@ static int count_keys(uint32_t *restrict offsets, uint32_t n_rows, const unsigne
         counts[key]++;
     }
     return 1;
+}
+
+/* Validate the values (against bound when > 0) and return 0 on a bad one; *max gets the largest. */
+static int check_values(const unsigned char *values, size_t stride, uint32_t n_items,
+                        uint32_t bound, uint32_t *max)
+{
+    uint32_t m = 0;
+    for (uint32_t i = 0; i < n_items; ++i) {
+        uint32_t v = dod__load_u32(values + (size_t)i * stride);
+        m = v > m ? v : m;
+    }
+    *max = m;
+    return bound == 0 || n_items == 0 || m < bound;
 }
 
 /* Pass 2: turn counts into each row's start, shifted by one so pass 3 ends on offsets[r + 1]. */
@@ -38,31 +65,159 @@ static void scatter_items(uint32_t *restrict cursors, uint32_t *restrict items,
     }
 }
 
+static void scatter_values(uint32_t *restrict cursors, uint32_t *restrict items,
+                           const unsigned char *keys, size_t stride, const unsigned char *values,
+                           size_t value_stride, uint32_t n_items)
+{
+    for (uint32_t i = 0; i < n_items; ++i) {
+        uint32_t key = dod__load_u32(keys + (size_t)i * stride);
+        items[cursors[key]++] = dod__load_u32(values + (size_t)i * value_stride);
+    }
+}
+
+static dod_status build_plain(const dod__csr_job *job, uint32_t *max_value)
+{
+    memset(job->offsets, 0, ((size_t)job->n_rows + 1) * sizeof(uint32_t));
+    if (!count_keys(job->offsets, job->n_rows, job->keys, job->key_stride, job->n_items))
+        return DOD_E_RANGE;
+    if (job->values && !check_values(job->values, job->value_stride, job->n_items,
+                                     job->value_bound, max_value))
+        return DOD_E_RANGE;
+    exclusive_scan(job->offsets + 1, job->n_rows);
+    if (job->values)
+        scatter_values(job->offsets + 1, job->items, job->keys, job->key_stride, job->values,
+                       job->value_stride, job->n_items);
+    else
+        scatter_items(job->offsets + 1, job->items, job->keys, job->key_stride, job->n_items);
+    return DOD_OK;
+}
+
+/* A cheap look at the keys: in SAMPLE_WINDOWS windows spread over the items, how many steps
+ * between consecutive keys stay within NEAR_ROWS rows. Sorted keys are all near; keys sorted
+ * but with 5% moved anywhere are about 90% near, and there the partitioned build still wins. */
+static int looks_clustered(const unsigned char *keys, size_t stride, uint32_t n_items)
+{
+    uint32_t near = 0, steps = 0;
+    for (uint32_t w = 0; w < SAMPLE_WINDOWS; ++w) {
+        uint32_t start = (uint32_t)((uint64_t)(n_items - SAMPLE_RUN) * w / (SAMPLE_WINDOWS - 1));
+        uint32_t prev = dod__load_u32(keys + (size_t)start * stride);
+        for (uint32_t i = start + 1; i < start + SAMPLE_RUN; ++i) {
+            uint32_t k = dod__load_u32(keys + (size_t)i * stride);
+            uint32_t d = k > prev ? k - prev : prev - k;
+            near += d <= NEAR_ROWS;
+            steps++;
+            prev = k;
+        }
+    }
+    return 16 * near >= NEAR_PER_16 * steps;
+}
+
+/* The adaptive rule (docs/build.md). May drop to one block: below PLAIN_MAX_ROWS_PARALLEL rows
+ * the single-thread plain scatter beat every 2-thread build we measured. */
+static dod_csr_strategy choose(const dod_csr_desc *d, size_t key_stride, uint32_t *n_blocks)
+{
+    if (d->strategy != DOD_CSR_AUTO)
+        return d->strategy;
+    if (d->n_rows <= PLAIN_MAX_ROWS_PARALLEL || d->n_items <= PLAIN_MAX_ITEMS) {
+        *n_blocks = 1;
+        return DOD_CSR_PLAIN;
+    }
+    if (looks_clustered((const unsigned char *)d->keys, key_stride, d->n_items))
+        return DOD_CSR_PLAIN;
+    if (*n_blocks == 1 && d->n_rows <= PLAIN_MAX_ROWS)
+        return DOD_CSR_PLAIN;
+    return DOD_CSR_PARTITIONED;
+}
+
+int dod__csr_build_scratch(uint32_t n_rows, uint32_t n_items, size_t *bytes)
+{
+    /* choose() takes the partitioned build on one thread only past these sizes. */
+    *bytes = 0;
+    if (n_rows <= PLAIN_MAX_ROWS || n_items <= PLAIN_MAX_ITEMS)
+        return 1;
+    return dod__csr_partitioned_scratch(n_rows, n_items, 1, bytes);
+}
+
+static uint32_t blocks_for(const dod_executor *exec, uint32_t n_items)
+{
+    if (!exec || exec->n_threads <= 1)
+        return 1;
+    uint32_t most = n_items / PARALLEL_MIN_ITEMS;
+    uint32_t b = exec->n_threads < most ? exec->n_threads : most;
+    b = b < DOD__CSR_MAX_BLOCKS ? b : DOD__CSR_MAX_BLOCKS;
+    return b ? b : 1;
+}
+
+dod_status dod_csr_build_desc(dod_csr *csr, const dod_csr_desc *d)
+{
+    if (!csr || !d || (!d->keys && d->n_items > 0) || (d->key_stride && d->key_stride < 4) ||
+        (d->value_stride && d->value_stride < 4) ||
+        (d->flags & ~DOD_CSR_SORT_ROWS) != 0 || (unsigned)d->strategy > DOD_CSR_PARTITIONED ||
+        (d->exec && !d->exec->run))
+        return DOD_E_INVALID;
+    if (d->n_rows == UINT32_MAX)
+        return DOD_E_OVERFLOW;
+    if (d->n_rows == 0 && d->n_items > 0)
+        return DOD_E_RANGE;
+
+    dod__csr_job job;
+    job.n_rows = d->n_rows;
+    job.n_items = d->n_items;
+    job.keys = (const unsigned char *)d->keys;
+    job.key_stride = d->key_stride ? d->key_stride : 4;
+    job.values = d->n_items ? (const unsigned char *)d->values : NULL;
+    job.value_stride = d->value_stride ? d->value_stride : 4;
+    job.value_bound = job.values ? d->value_bound : 0;
+    job.n_blocks = blocks_for(d->exec, d->n_items);
+    dod_csr_strategy strategy = choose(d, job.key_stride, &job.n_blocks);
+    job.exec = job.n_blocks > 1 ? d->exec : NULL;
+
+    size_t scratch = 0;
+    int sized = 1;
+    if (strategy == DOD_CSR_PARTITIONED)
+        sized = dod__csr_partitioned_scratch(d->n_rows, d->n_items, job.n_blocks, &scratch);
+    else if (job.n_blocks > 1)
+        sized = dod__csr_parallel_scratch(d->n_rows, job.n_blocks, &scratch);
+    if (!sized)
+        return DOD_E_OVERFLOW;
+
+    dod__csr_blocks fresh;
+    dod_status st = dod__csr_prepare(csr, d->n_rows, d->n_items, scratch, &fresh);
+    if (st != DOD_OK)
+        return st;
+    job.offsets = dod__csr_next_offsets(csr, &fresh);
+    job.items = dod__csr_next_items(csr, &fresh);
+    job.scratch = dod__csr_next_scratch(csr, &fresh);
+
+    uint32_t max_value = 0;
+    if (strategy == DOD_CSR_PARTITIONED)
+        st = dod__csr_build_partitioned(&job, &max_value);
+    else if (job.n_blocks > 1)
+        st = dod__csr_build_parallel(&job, &max_value);
+    else
+        st = build_plain(&job, &max_value);
+    if (st != DOD_OK) {
+        dod__csr_discard(csr, &fresh);
+        return st;
+    }
+    if (d->flags & DOD_CSR_SORT_ROWS)
+        dod__csr_sort_rows(job.offsets, job.items, d->n_rows, d->n_items, job.exec);
+    dod__csr_commit(csr, &fresh, d->n_rows, d->n_items);
+    if (job.values)
+        csr->item_bound = (uint64_t)max_value + 1;
+    return DOD_OK;
+}
+
 dod_status dod_csr_build(dod_csr *csr, uint32_t n_rows, const void *keys, size_t key_stride,
                          uint32_t n_items)
 {
-    if (!csr || (!keys && n_items > 0) || key_stride < sizeof(uint32_t))
+    if (key_stride < sizeof(uint32_t))
         return DOD_E_INVALID;
-    if (n_rows == UINT32_MAX)
-        return DOD_E_OVERFLOW;
-    if (n_rows == 0 && n_items > 0)
-        return DOD_E_RANGE;
-
-    dod__csr_blocks fresh;
-    dod_status st = dod__csr_prepare(csr, n_rows, n_items, &fresh);
-    if (st != DOD_OK)
-        return st;
-    uint32_t *offsets = dod__csr_next_offsets(csr, &fresh);
-    uint32_t *items = dod__csr_next_items(csr, &fresh);
-    const unsigned char *k = (const unsigned char *)keys;
-
-    memset(offsets, 0, ((size_t)n_rows + 1) * sizeof(uint32_t));
-    if (!count_keys(offsets, n_rows, k, key_stride, n_items)) {
-        dod__csr_discard(csr, &fresh);
-        return DOD_E_RANGE;
-    }
-    exclusive_scan(offsets + 1, n_rows);
-    scatter_items(offsets + 1, items, k, key_stride, n_items);
-    dod__csr_commit(csr, &fresh, n_rows, n_items);
-    return DOD_OK;
+    dod_csr_desc d;
+    memset(&d, 0, sizeof d);
+    d.n_rows = n_rows;
+    d.n_items = n_items;
+    d.keys = keys;
+    d.key_stride = key_stride;
+    return dod_csr_build_desc(csr, &d);
 }

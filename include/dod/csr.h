@@ -29,6 +29,9 @@ typedef struct dod_csr {
     uint32_t *spare;    /* second offsets array: a build counts here, then swaps it in */
     uint32_t *row_block;
     dod_allocator alloc;
+    uint64_t item_bound;  /* 1 + the largest item stored (0 when empty): gathers check against it */
+    void *scratch;        /* build scratch, at the end of the items block (NULL: none) */
+    size_t scratch_bytes;
 } dod_csr;
 
 /* Prepare an empty index (n_rows == n_items == 0, offsets == items == NULL). Allocates

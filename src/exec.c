@@ -1,0 +1,177 @@
+/* The built-in executor: a pthread pool whose calling thread works alongside its workers.
+ *
+ * One job at a time: run() publishes (task, arg, n_tasks) under the mutex and bumps a
+ * generation number; every thread, the caller included, then claims indices one by one under
+ * the mutex until none are left. run() returns once every claimed index has finished. Tasks
+ * are expected to be coarse (a block of items each), so a mutex per claim costs nothing
+ * measurable and keeps the pool free of hand-rolled atomics. */
+#define _POSIX_C_SOURCE 200809L
+#include <dod/exec.h>
+#include <pthread.h>
+#include "internal.h"
+
+struct dod_threadpool {
+    dod_allocator alloc;
+    size_t bytes;          /* size of this block (the struct and its thread array) */
+    uint32_t n_threads;    /* including the caller */
+    uint32_t n_workers;    /* threads started: n_threads - 1 */
+    pthread_t *workers;
+    pthread_mutex_t lock;
+    pthread_cond_t wake;   /* workers wait here for a new generation or stop */
+    pthread_cond_t idle;   /* run() waits here for the last task to finish */
+    pthread_mutex_t run_lock; /* serialises run() calls from different threads */
+    uint64_t generation;
+    int stop;
+    void (*task)(void *arg, uint32_t index);
+    void *arg;
+    uint32_t n_tasks, next, done;
+};
+
+/* Claim and run indices of the current job until none are left. Called with the lock held;
+ * returns with it held. */
+static void work(dod_threadpool *p)
+{
+    while (p->next < p->n_tasks) {
+        uint32_t index = p->next++;
+        void (*task)(void *, uint32_t) = p->task;
+        void *arg = p->arg;
+        pthread_mutex_unlock(&p->lock);
+        task(arg, index);
+        pthread_mutex_lock(&p->lock);
+        if (++p->done == p->n_tasks)
+            pthread_cond_signal(&p->idle);
+    }
+}
+
+static void *worker_main(void *arg)
+{
+    dod_threadpool *p = (dod_threadpool *)arg;
+    uint64_t seen = 0;
+    pthread_mutex_lock(&p->lock);
+    for (;;) {
+        while (!p->stop && p->generation == seen)
+            pthread_cond_wait(&p->wake, &p->lock);
+        if (p->stop)
+            break;
+        seen = p->generation;
+        work(p);
+    }
+    pthread_mutex_unlock(&p->lock);
+    return NULL;
+}
+
+static void pool_run(void *ctx, uint32_t n_tasks, void (*task)(void *arg, uint32_t index),
+                     void *arg)
+{
+    dod_threadpool *p = (dod_threadpool *)ctx;
+    if (n_tasks == 0)
+        return;
+    if (p->n_workers == 0 || n_tasks == 1) {
+        for (uint32_t i = 0; i < n_tasks; ++i)
+            task(arg, i);
+        return;
+    }
+    pthread_mutex_lock(&p->run_lock);
+    pthread_mutex_lock(&p->lock);
+    p->task = task;
+    p->arg = arg;
+    p->n_tasks = n_tasks;
+    p->next = 0;
+    p->done = 0;
+    p->generation++;
+    pthread_cond_broadcast(&p->wake);
+    work(p);
+    while (p->done < p->n_tasks)
+        pthread_cond_wait(&p->idle, &p->lock);
+    p->task = NULL;
+    p->arg = NULL;
+    pthread_mutex_unlock(&p->lock);
+    pthread_mutex_unlock(&p->run_lock);
+}
+
+/* Stop and join the first `started` workers, then destroy the synchronisation objects. */
+static void shut_down(dod_threadpool *p, uint32_t started)
+{
+    pthread_mutex_lock(&p->lock);
+    p->stop = 1;
+    pthread_cond_broadcast(&p->wake);
+    pthread_mutex_unlock(&p->lock);
+    for (uint32_t i = 0; i < started; ++i)
+        pthread_join(p->workers[i], NULL);
+    pthread_cond_destroy(&p->idle);
+    pthread_cond_destroy(&p->wake);
+    pthread_mutex_destroy(&p->run_lock);
+    pthread_mutex_destroy(&p->lock);
+}
+
+dod_status dod_threadpool_create(dod_threadpool **pool, uint32_t n_threads,
+                                 const dod_allocator *alloc)
+{
+    if (!pool || n_threads == 0)
+        return DOD_E_INVALID;
+    dod_allocator a = dod__allocator_or_heap(alloc);
+    size_t head = 0, threads = 0, bytes = 0;
+    if (!dod__align_up(sizeof(dod_threadpool), &head) ||
+        !dod__mul((size_t)n_threads - 1, sizeof(pthread_t), &threads) ||
+        !dod__add(head, threads, &bytes))
+        return DOD_E_OVERFLOW;
+    dod_threadpool *p = (dod_threadpool *)dod__alloc(&a, bytes);
+    if (!p)
+        return DOD_E_NOMEM;
+    memset(p, 0, sizeof *p);
+    p->alloc = a;
+    p->bytes = bytes;
+    p->n_threads = n_threads;
+    p->workers = (pthread_t *)(void *)((unsigned char *)p + head);
+    if (pthread_mutex_init(&p->lock, NULL) != 0) {
+        dod__free(&a, p, bytes);
+        return DOD_E_STATE;
+    }
+    if (pthread_mutex_init(&p->run_lock, NULL) != 0) {
+        pthread_mutex_destroy(&p->lock);
+        dod__free(&a, p, bytes);
+        return DOD_E_STATE;
+    }
+    if (pthread_cond_init(&p->wake, NULL) != 0) {
+        pthread_mutex_destroy(&p->run_lock);
+        pthread_mutex_destroy(&p->lock);
+        dod__free(&a, p, bytes);
+        return DOD_E_STATE;
+    }
+    if (pthread_cond_init(&p->idle, NULL) != 0) {
+        pthread_cond_destroy(&p->wake);
+        pthread_mutex_destroy(&p->run_lock);
+        pthread_mutex_destroy(&p->lock);
+        dod__free(&a, p, bytes);
+        return DOD_E_STATE;
+    }
+    for (uint32_t i = 0; i + 1 < n_threads; ++i) {
+        if (pthread_create(&p->workers[i], NULL, worker_main, p) != 0) {
+            shut_down(p, i);
+            dod__free(&a, p, bytes);
+            return DOD_E_STATE;
+        }
+        p->n_workers = i + 1;
+    }
+    *pool = p;
+    return DOD_OK;
+}
+
+dod_executor dod_threadpool_executor(dod_threadpool *pool)
+{
+    dod_executor e;
+    e.run = pool_run;
+    e.ctx = pool;
+    e.n_threads = pool->n_threads;
+    return e;
+}
+
+void dod_threadpool_destroy(dod_threadpool *pool)
+{
+    if (!pool)
+        return;
+    dod_allocator a = pool->alloc;
+    size_t bytes = pool->bytes;
+    shut_down(pool, pool->n_workers);
+    dod__free(&a, pool, bytes);
+}
