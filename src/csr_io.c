@@ -1,0 +1,316 @@
+/* Saving and loading an index: one writer and one reader loop over a FILE* or memory, so both
+ * produce and accept the same bytes. */
+#include <dod/csr_io.h>
+#include "crc32c.h"
+#include "csr_format.h"
+#include "csr_internal.h"
+#include "internal.h"
+
+static const unsigned char zeros[64];
+
+/* ---- writing ---- */
+
+typedef struct sink {
+    FILE *f;          /* NULL: memory */
+    unsigned char *p; /* memory cursor */
+    uint32_t crc;     /* of everything written so far */
+} sink;
+
+static dod_status put(sink *s, const void *data, size_t n)
+{
+    s->crc = dod__crc32c(s->crc, data, n);
+    if (s->f)
+        return fwrite(data, 1, n, s->f) == n ? DOD_OK : DOD_E_IO;
+    memcpy(s->p, data, n);
+    s->p += n;
+    return DOD_OK;
+}
+
+/* Write n host-order words in pieces, converting when the host is big-endian; the items also
+ * feed `scan` for their maximum. */
+static dod_status put_words(sink *s, const uint32_t *v, size_t n, dod__csr_scan *scan)
+{
+    const size_t step = DOD__CSR_SAVE_CHUNK_BYTES / 4;
+    const int swap = dod__csr_swapping();
+    for (size_t done = 0; done < n;) {
+        size_t m = n - done < step ? n - done : step;
+        if (scan)
+            dod__csr_scan_items(scan, v + done, m);
+        if (!swap) {
+            dod_status st = put(s, v + done, m * 4);
+            if (st != DOD_OK)
+                return st;
+        } else {
+            uint32_t tmp[1024];
+            for (size_t k = 0; k < m;) {
+                size_t c = m - k < 1024 ? m - k : 1024;
+                dod__csr_swap_words(tmp, v + done + k, c);
+                dod_status st = put(s, tmp, c * 4);
+                if (st != DOD_OK)
+                    return st;
+                k += c;
+            }
+        }
+        done += m;
+    }
+    return DOD_OK;
+}
+
+static dod_status check_savable(const dod_csr *csr, dod__csr_layout *l)
+{
+    if (csr->offsets ? csr->offsets[0] != 0 || csr->offsets[csr->n_rows] != csr->n_items ||
+                           (csr->n_items > 0 && !csr->items)
+                     : csr->n_rows != 0 || csr->n_items != 0)
+        return DOD_E_CORRUPT;
+    return dod__csr_layout_for(csr->n_rows, csr->n_items, l);
+}
+
+static dod_status write_index(const dod_csr *csr, const dod__csr_layout *l, sink *s)
+{
+    unsigned char block[64];
+    dod__csr_header_encode(l, block);
+    dod_status st = put(s, block, sizeof block);
+    const uint32_t empty_offsets[1] = { 0 };
+    const size_t off_end = DOD__CSR_HEADER_BYTES + ((size_t)l->n_rows + 1) * 4;
+    const size_t items_end = (size_t)l->items_pos + (size_t)l->n_items * 4;
+    dod__csr_scan scan;
+    dod__csr_scan_init(&scan);
+    if (st == DOD_OK)
+        st = put_words(s, csr->offsets ? csr->offsets : empty_offsets, (size_t)l->n_rows + 1, NULL);
+    if (st == DOD_OK)
+        st = put(s, zeros, (size_t)l->items_pos - off_end);
+    if (st == DOD_OK)
+        st = put_words(s, csr->items, l->n_items, &scan);
+    if (st == DOD_OK)
+        st = put(s, zeros, (size_t)l->trailer_pos - items_end);
+    if (st != DOD_OK)
+        return st;
+    dod__csr_trailer_encode(dod__csr_scan_bound(&scan), s->crc, block);
+    return put(s, block, sizeof block);
+}
+
+size_t dod_csr_saved_size(const dod_csr *csr)
+{
+    dod__csr_layout l;
+    if (!csr || dod__csr_layout_for(csr->n_rows, csr->n_items, &l) != DOD_OK)
+        return 0;
+    return (size_t)l.file_bytes;
+}
+
+dod_status dod_csr_save(const dod_csr *csr, FILE *f)
+{
+    if (!csr || !f)
+        return DOD_E_INVALID;
+    dod__csr_layout l;
+    dod_status st = check_savable(csr, &l);
+    if (st != DOD_OK)
+        return st;
+    sink s = { f, NULL, 0 };
+    return write_index(csr, &l, &s);
+}
+
+dod_status dod_csr_save_mem(const dod_csr *csr, void *buf, size_t size)
+{
+    if (!csr || !buf)
+        return DOD_E_INVALID;
+    dod__csr_layout l;
+    dod_status st = check_savable(csr, &l);
+    if (st != DOD_OK)
+        return st;
+    if (size < l.file_bytes)
+        return DOD_E_RANGE;
+    sink s = { NULL, (unsigned char *)buf, 0 };
+    return write_index(csr, &l, &s);
+}
+
+/* ---- loading ---- */
+
+dod_status dod_csr_load_mem(dod_csr *csr, const void *buf, size_t size)
+{
+    if (!csr || !buf)
+        return DOD_E_INVALID;
+    const unsigned char *b = (const unsigned char *)buf;
+    dod__csr_layout l;
+    uint64_t stored_bound, bound;
+    dod_status st = dod__csr_validate_image(b, size, &l, &stored_bound, &bound);
+    if (st != DOD_OK)
+        return st;
+    /* Validated: nothing below can fail but the allocation, so writing into the held items
+     * block (what dod__csr_next_items gives when it fits) is safe. */
+    dod__csr_blocks fresh;
+    st = dod__csr_prepare(csr, l.n_rows, l.n_items, 0, &fresh);
+    if (st != DOD_OK)
+        return st;
+    uint32_t *offsets = dod__csr_next_offsets(csr, &fresh);
+    uint32_t *items = dod__csr_next_items(csr, &fresh);
+    memcpy(offsets, b + DOD__CSR_HEADER_BYTES, ((size_t)l.n_rows + 1) * 4);
+    memcpy(items, b + l.items_pos, (size_t)l.n_items * 4);
+    if (dod__csr_swapping()) {
+        dod__csr_swap_words(offsets, offsets, (size_t)l.n_rows + 1);
+        dod__csr_swap_words(items, items, l.n_items);
+    }
+    dod__csr_commit(csr, &fresh, l.n_rows, l.n_items);
+    csr->item_bound = bound;
+    return DOD_OK;
+}
+
+/* All n bytes or an error: a stream that ends early is a truncated (corrupt) input. */
+static dod_status read_exact(FILE *f, void *dst, size_t n)
+{
+    if (fread(dst, 1, n, f) == n)
+        return DOD_OK;
+    return ferror(f) ? DOD_E_IO : DOD_E_CORRUPT;
+}
+
+/* Read n words into dst in pieces: checksum the disk bytes, convert, check. */
+static dod_status read_words(FILE *f, uint32_t *dst, size_t n, int is_offsets, uint32_t *crc,
+                             dod__csr_scan *scan)
+{
+    const size_t step = DOD__CSR_CHUNK_BYTES / 4;
+    const int swap = dod__csr_swapping();
+    for (size_t done = 0; done < n;) {
+        size_t m = n - done < step ? n - done : step;
+        dod_status st = read_exact(f, dst + done, m * 4);
+        if (st != DOD_OK)
+            return st;
+        *crc = dod__crc32c(*crc, dst + done, m * 4);
+        if (swap)
+            dod__csr_swap_words(dst + done, dst + done, m);
+        if (is_offsets)
+            dod__csr_scan_offsets(scan, dst + done, m, done == 0);
+        else
+            dod__csr_scan_items(scan, dst + done, m);
+        done += m;
+    }
+    return DOD_OK;
+}
+
+static dod_status read_padding(FILE *f, size_t n, uint32_t *crc)
+{
+    unsigned char pad[64];
+    dod_status st = read_exact(f, pad, n);
+    if (st != DOD_OK)
+        return st;
+    *crc = dod__crc32c(*crc, pad, n);
+    return dod__csr_all_zero(pad, n) ? DOD_OK : DOD_E_CORRUPT;
+}
+
+static dod_status read_body(FILE *f, const dod__csr_layout *l, uint32_t *offsets,
+                            uint32_t *items, uint32_t crc, uint64_t *max_bound)
+{
+    dod__csr_scan scan;
+    dod__csr_scan_init(&scan);
+    const size_t off_end = DOD__CSR_HEADER_BYTES + ((size_t)l->n_rows + 1) * 4;
+    const size_t items_end = (size_t)l->items_pos + (size_t)l->n_items * 4;
+    dod_status st = read_words(f, offsets, (size_t)l->n_rows + 1, 1, &crc, &scan);
+    if (st == DOD_OK)
+        st = read_padding(f, (size_t)l->items_pos - off_end, &crc);
+    if (st == DOD_OK)
+        st = read_words(f, items, l->n_items, 0, &crc, &scan);
+    if (st == DOD_OK)
+        st = read_padding(f, (size_t)l->trailer_pos - items_end, &crc);
+    unsigned char trailer[DOD__CSR_TRAILER_BYTES];
+    if (st == DOD_OK)
+        st = read_exact(f, trailer, sizeof trailer);
+    uint64_t bound = 0;
+    if (st == DOD_OK)
+        st = dod__csr_trailer_decode(trailer, crc, &bound);
+    *max_bound = dod__csr_scan_bound(&scan);
+    return st == DOD_OK ? dod__csr_scan_finish(&scan, l->n_items, bound) : st;
+}
+
+/* A seekable stream whose remaining length covers the claim. Nothing unverified may reach the
+ * live arrays, so the offsets go to the spare half (or a fresh row block) and the items to a
+ * fresh items block when one is needed anyway, else to the held block's scratch area (sized
+ * for the items), copied into place once everything has passed. A steady-state load
+ * allocates nothing. */
+static dod_status load_direct(dod_csr *csr, FILE *f, const unsigned char *header,
+                              const dod__csr_layout *l)
+{
+    dod__csr_blocks fresh;
+    dod_status st = dod__csr_prepare(csr, l->n_rows, l->n_items, (size_t)l->n_items * 4, &fresh);
+    if (st != DOD_OK)
+        return st;
+    uint32_t *items = dod__csr_next_items(csr, &fresh);
+    uint32_t *stage = fresh.items ? items : (uint32_t *)dod__csr_next_scratch(csr, &fresh);
+    uint64_t bound = 0;
+    st = read_body(f, l, dod__csr_next_offsets(csr, &fresh), stage,
+                   dod__crc32c(0, header, DOD__CSR_HEADER_BYTES), &bound);
+    if (st != DOD_OK) {
+        dod__csr_discard(csr, &fresh);
+        return st;
+    }
+    if (stage != items && l->n_items > 0)
+        memcpy(items, stage, (size_t)l->n_items * 4);
+    dod__csr_commit(csr, &fresh, l->n_rows, l->n_items);
+    csr->item_bound = bound;
+    return DOD_OK;
+}
+
+/* A stream that cannot seek: stage the bytes in a buffer that doubles only when full, so a
+ * lying header costs at most about three times the bytes that really arrived. */
+static dod_status load_staged(dod_csr *csr, FILE *f, const unsigned char *header,
+                              const dod__csr_layout *l)
+{
+    const size_t total = (size_t)l->file_bytes;
+    size_t cap = total < 4096 ? total : 4096, have = DOD__CSR_HEADER_BYTES;
+    unsigned char *buf = (unsigned char *)dod__alloc(&csr->alloc, cap);
+    if (!buf)
+        return DOD_E_NOMEM;
+    memcpy(buf, header, DOD__CSR_HEADER_BYTES);
+    dod_status st = DOD_OK;
+    while (st == DOD_OK && have < total) {
+        if (have == cap) {
+            size_t grown = cap > total / 2 ? total : 2 * cap;
+            unsigned char *bigger = (unsigned char *)dod__alloc(&csr->alloc, grown);
+            if (!bigger) {
+                st = DOD_E_NOMEM;
+                break;
+            }
+            memcpy(bigger, buf, have);
+            dod__free(&csr->alloc, buf, cap);
+            buf = bigger;
+            cap = grown;
+        }
+        size_t got = fread(buf + have, 1, cap - have, f);
+        have += got;
+        if (got == 0)
+            st = ferror(f) ? DOD_E_IO : DOD_E_CORRUPT;
+    }
+    if (st == DOD_OK)
+        st = dod_csr_load_mem(csr, buf, total);
+    dod__free(&csr->alloc, buf, cap);
+    return st;
+}
+
+/* Bytes left in a seekable stream, or -1 when it cannot tell (a pipe, a terminal). */
+static long remaining_bytes(FILE *f)
+{
+    long pos = ftell(f);
+    if (pos < 0 || fseek(f, 0, SEEK_END) != 0)
+        return -1;
+    long end = ftell(f);
+    if (fseek(f, pos, SEEK_SET) != 0 || end < pos)
+        return -1;
+    return end - pos;
+}
+
+dod_status dod_csr_load(dod_csr *csr, FILE *f)
+{
+    if (!csr || !f)
+        return DOD_E_INVALID;
+    long left = remaining_bytes(f); /* measured first: seeking discards what stdio buffered */
+    unsigned char header[DOD__CSR_HEADER_BYTES];
+    dod_status st = read_exact(f, header, sizeof header);
+    if (st != DOD_OK)
+        return st;
+    dod__csr_layout l;
+    st = dod__csr_header_decode(header, &l);
+    if (st != DOD_OK)
+        return st;
+    if (left < 0)
+        return load_staged(csr, f, header, &l);
+    if ((uint64_t)left < l.file_bytes)
+        return DOD_E_CORRUPT;
+    return load_direct(csr, f, header, &l);
+}

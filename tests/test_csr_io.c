@@ -1,0 +1,779 @@
+/* Saving and loading indexes: round trips against the in-memory index, the exact bytes of the
+ * format, the big-endian conversion path, every truncation and single-bit flip of saved
+ * indexes, lying headers, failing allocations, views and mapped files. */
+#define _POSIX_C_SOURCE 200809L
+#include <dod/csr_io.h>
+#include <dod/csr_view.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "check.h"
+#include "crc32c.h"
+#include "csr_format.h"
+
+/* ---- helpers ---- */
+
+typedef struct image { unsigned char *bytes; size_t len; } image;
+
+/* len bytes, 64-byte aligned (views need 4-byte alignment; file maps are page aligned). */
+static unsigned char *aligned_bytes(size_t len)
+{
+    return (unsigned char *)aligned_alloc(64, (len + 64) / 64 * 64);
+}
+
+static image image_copy(const void *p, size_t len)
+{
+    image im;
+    im.len = len;
+    im.bytes = aligned_bytes(len);
+    if (len)
+        memcpy(im.bytes, p, len);
+    return im;
+}
+
+static image save_image(const dod_csr *c)
+{
+    image im;
+    im.len = dod_csr_saved_size(c);
+    im.bytes = aligned_bytes(im.len);
+    CHECK_OK(dod_csr_save_mem(c, im.bytes, im.len));
+    return im;
+}
+
+static void build_random(dod_csr *c, test_rng *rng, uint32_t n_rows, uint32_t n_items, size_t stride)
+{
+    unsigned char *keys = (unsigned char *)malloc((size_t)n_items * stride + 1);
+    for (uint32_t i = 0; i < n_items; ++i) {
+        uint32_t k = test_rng_below(rng, n_rows);
+        memcpy(keys + (size_t)i * stride, &k, 4);
+    }
+    CHECK_OK(dod_csr_build(c, n_rows, keys, stride, n_items));
+    free(keys);
+}
+
+/* A tmpfile holding len bytes, positioned at its start. */
+static FILE *file_with(const void *p, size_t len)
+{
+    FILE *f = tmpfile();
+    if (len)
+        CHECK_EQ(fwrite(p, 1, len, f), len);
+    rewind(f);
+    return f;
+}
+
+/* A stream that cannot seek: a pipe already holding len (< 64 KiB) bytes, write end closed. */
+static FILE *pipe_with(const void *p, size_t len)
+{
+    int fds[2];
+    if (pipe(fds) != 0)
+        return NULL;
+    CHECK_EQ((size_t)write(fds[1], p, len), len);
+    close(fds[1]);
+    return fdopen(fds[0], "rb");
+}
+
+/* Snapshot the visible state, to prove a failed call changed nothing. */
+typedef struct snap { dod_csr fields; uint32_t *offsets; uint32_t *items; } snap;
+
+static snap take(const dod_csr *c)
+{
+    snap s;
+    s.fields = *c;
+    s.offsets = NULL;
+    s.items = NULL;
+    if (c->offsets) {
+        s.offsets = (uint32_t *)malloc(((size_t)c->n_rows + 1) * 4);
+        memcpy(s.offsets, c->offsets, ((size_t)c->n_rows + 1) * 4);
+    }
+    if (c->n_items) {
+        s.items = (uint32_t *)malloc((size_t)c->n_items * 4);
+        memcpy(s.items, c->items, (size_t)c->n_items * 4);
+    }
+    return s;
+}
+
+static int same(const dod_csr *c, const snap *s)
+{
+    int ok = memcmp(&s->fields, c, sizeof *c) == 0;
+    if (ok && c->offsets)
+        ok = memcmp(s->offsets, c->offsets, ((size_t)c->n_rows + 1) * 4) == 0;
+    if (ok && c->n_items)
+        ok = memcmp(s->items, c->items, (size_t)c->n_items * 4) == 0;
+    return ok;
+}
+
+static void drop(snap *s)
+{
+    free(s->offsets);
+    free(s->items);
+}
+
+static int unchanged(const dod_csr *c, snap *s)
+{
+    int ok = same(c, s);
+    drop(s);
+    return ok;
+}
+
+static int view_matches(const dod_csr_view *v, const dod_csr *c)
+{
+    if (v->n_rows != c->n_rows || v->n_items != c->n_items)
+        return 0;
+    for (uint32_t r = 0; r <= c->n_rows; ++r)
+        if (v->offsets[r] != (c->offsets ? c->offsets[r] : 0))
+            return 0;
+    return c->n_items == 0 || memcmp(v->items, c->items, (size_t)c->n_items * 4) == 0;
+}
+
+/* Recompute both CRCs after a deliberate edit, so the semantic checks behind them are reached. */
+static void reseal(unsigned char *b, size_t len)
+{
+    dod__put_le32(b + 60, dod__crc32c(0, b, 60));
+    dod__put_le32(b + len - 4, dod__crc32c(0, b, len - 4));
+}
+
+/* ---- round trips ---- */
+
+static void round_trip(const dod_csr *src)
+{
+    image im = save_image(src);
+    CHECK_EQ(im.len % 64, 0);
+
+    /* FILE* and memory write the same bytes. */
+    FILE *f = tmpfile();
+    CHECK_OK(dod_csr_save(src, f));
+    CHECK_EQ((size_t)ftell(f), im.len);
+    rewind(f);
+    unsigned char *from_file = (unsigned char *)malloc(im.len);
+    CHECK_EQ(fread(from_file, 1, im.len, f), im.len);
+    CHECK(memcmp(from_file, im.bytes, im.len) == 0);
+    free(from_file);
+
+    dod_csr a, b, c;
+    dod_csr_init(&a, NULL);
+    dod_csr_init(&b, NULL);
+    dod_csr_init(&c, NULL);
+    CHECK_OK(dod_csr_load_mem(&a, im.bytes, im.len));
+    CHECK(dod_csr_equal(&a, src));
+    CHECK_EQ(a.item_bound, src->item_bound);
+    CHECK_OK(dod_csr_check(&a, a.item_bound));
+    rewind(f);
+    CHECK_OK(dod_csr_load(&b, f));
+    CHECK(dod_csr_equal(&b, src));
+    CHECK_EQ(b.item_bound, src->item_bound);
+    CHECK_EQ((size_t)ftell(f), im.len); /* left just after the index */
+    fclose(f);
+    FILE *p = pipe_with(im.bytes, im.len < 60000 ? im.len : 0);
+    if (im.len < 60000) {
+        CHECK_OK(dod_csr_load(&c, p));
+        CHECK(dod_csr_equal(&c, src));
+        CHECK_EQ(fgetc(p), EOF);
+    }
+    fclose(p);
+
+    for (int level = DOD_VALIDATE_NONE; level <= DOD_VALIDATE_FULL; ++level) {
+        dod_csr_view v;
+        CHECK_OK(dod_csr_view_open(&v, im.bytes, im.len, (dod_validate)level));
+        CHECK(view_matches(&v, src));
+        CHECK_EQ(v.item_bound, src->item_bound);
+        CHECK((const unsigned char *)v.offsets == im.bytes + 64); /* in place, no copy */
+    }
+    /* A loaded index is an ordinary one: copied, rebuilt and freed. */
+    dod_csr d;
+    dod_csr_init(&d, NULL);
+    CHECK_OK(dod_csr_copy(&d, &a));
+    CHECK(dod_csr_equal(&d, src));
+    uint32_t keys[3] = { 0, 0, 0 };
+    CHECK_OK(dod_csr_build(&a, 1, keys, 4, 3));
+    CHECK(a.n_items == 3 && a.offsets[1] == 3);
+    dod_csr_free(&a);
+    dod_csr_free(&b);
+    dod_csr_free(&c);
+    dod_csr_free(&d);
+    free(im.bytes);
+}
+
+static void test_round_trips(void)
+{
+    dod_csr idx;
+    dod_csr_init(&idx, NULL);
+    round_trip(&idx); /* never built */
+    CHECK_OK(dod_csr_build(&idx, 0, NULL, 4, 0));
+    round_trip(&idx); /* built empty */
+    CHECK_OK(dod_csr_build(&idx, 7, NULL, 4, 0));
+    round_trip(&idx); /* rows, no items */
+
+    test_rng rng = { 5 };
+    const size_t strides[] = { 4, 16, 7 };
+    for (int iter = 0; iter < 60; ++iter) {
+        uint32_t n_rows = 1 + test_rng_below(&rng, iter % 10 == 0 ? 40000 : 200);
+        uint32_t n_items = test_rng_below(&rng, iter % 10 == 0 ? 100000 : 1500);
+        build_random(&idx, &rng, n_rows, n_items, strides[iter % 3]);
+        round_trip(&idx);
+    }
+    /* Items that are not 0 .. n_items - 1 (a loaded index may hold any values below 2^32). */
+    CHECK_OK(dod_csr_build(&idx, 2, (const uint32_t[]){ 1, 0 }, 4, 2));
+    idx.items[0] = 0xFFFFFFFEu;
+    idx.item_bound = 0xFFFFFFFFull;
+    round_trip(&idx);
+    dod_csr_free(&idx);
+}
+
+/* Loading replaces what the index held, grows or keeps its capacity, and never allocates
+ * for load_mem when the capacity fits. */
+static void test_load_into_held_capacity(void)
+{
+    test_alloc ta;
+    test_alloc_init(&ta);
+    dod_allocator al = test_alloc_get(&ta);
+    test_rng rng = { 11 };
+    dod_csr big, small, dst;
+    dod_csr_init(&big, NULL);
+    dod_csr_init(&small, NULL);
+    dod_csr_init(&dst, &al);
+    build_random(&big, &rng, 500, 4000, 4);
+    build_random(&small, &rng, 50, 300, 4);
+    image ib = save_image(&big), is = save_image(&small);
+    CHECK_OK(dod_csr_load_mem(&dst, ib.bytes, ib.len));
+    long calls = ta.calls;
+    CHECK_OK(dod_csr_load_mem(&dst, is.bytes, is.len));
+    CHECK(dod_csr_equal(&dst, &small));
+    CHECK_OK(dod_csr_load_mem(&dst, ib.bytes, ib.len));
+    CHECK(dod_csr_equal(&dst, &big));
+    CHECK_EQ(ta.calls, calls); /* steady state: nothing allocated */
+
+    /* A stream load stages its items in the items block's scratch area: once both sizes were
+     * seen, nothing is allocated, and the index still holds just its two blocks. */
+    for (int round = 0; round < 4; ++round) {
+        const image *im = round % 2 ? &ib : &is;
+        FILE *f = file_with(im->bytes, im->len);
+        CHECK_OK(dod_csr_load(&dst, f));
+        CHECK(dod_csr_equal(&dst, round % 2 ? &big : &small));
+        fclose(f);
+        if (round == 1) /* both sizes seen once */
+            calls = ta.calls;
+    }
+    CHECK_EQ(ta.calls, calls);
+    CHECK_EQ(ta.live, 2); /* row block, items block (with its scratch area) */
+    dod_csr_free(&dst);
+    CHECK_EQ(ta.live, 0);
+    dod_csr_free(&big);
+    dod_csr_free(&small);
+    free(ib.bytes);
+    free(is.bytes);
+    test_alloc_finish(&ta);
+}
+
+/* Several indexes back to back in one stream, each load stopping right after its own. */
+static void test_stream_of_indexes(void)
+{
+    test_rng rng = { 3 };
+    dod_csr a, b, got;
+    dod_csr_init(&a, NULL);
+    dod_csr_init(&b, NULL);
+    dod_csr_init(&got, NULL);
+    build_random(&a, &rng, 30, 100, 4);
+    build_random(&b, &rng, 3, 9, 4);
+    FILE *f = tmpfile();
+    CHECK_OK(dod_csr_save(&a, f));
+    CHECK_OK(dod_csr_save(&b, f));
+    CHECK_EQ(fputc('!', f), '!');
+    rewind(f);
+    CHECK_OK(dod_csr_load(&got, f));
+    CHECK(dod_csr_equal(&got, &a));
+    CHECK_OK(dod_csr_load(&got, f));
+    CHECK(dod_csr_equal(&got, &b));
+    CHECK_EQ(fgetc(f), '!');
+    fclose(f);
+    dod_csr_free(&a);
+    dod_csr_free(&b);
+    dod_csr_free(&got);
+}
+
+/* ---- the bytes ---- */
+
+static void test_format_bytes(void)
+{
+    uint32_t keys[5] = { 2, 0, 2, 1, 2 }; /* offsets 0 1 2 5, items 1 3 0 2 4 */
+    dod_csr idx;
+    dod_csr_init(&idx, NULL);
+    CHECK_OK(dod_csr_build(&idx, 3, keys, 4, 5));
+    image im = save_image(&idx);
+    const unsigned char *b = im.bytes;
+    CHECK_EQ(im.len, 64 + 64 + 64 + 64);
+    CHECK(memcmp(b, "\x89" "DODCSR\n", 8) == 0);
+    CHECK_EQ(dod__get_le32(b + 8), 1);  /* version */
+    CHECK_EQ(dod__get_le32(b + 12), 0); /* flags */
+    CHECK_EQ(dod__get_le32(b + 16), 64);
+    CHECK_EQ(dod__get_le32(b + 20), 4);
+    CHECK_EQ(dod__get_le32(b + 24), 4);
+    CHECK_EQ(dod__get_le32(b + 28), 3);
+    CHECK_EQ(dod__get_le32(b + 32), 5);
+    CHECK_EQ(dod__get_le64(b + 40), 128); /* items_pos */
+    CHECK_EQ(dod__get_le64(b + 48), 192); /* trailer_pos */
+    CHECK_EQ(dod__get_le32(b + 60), dod__crc32c(0, b, 60));
+    const uint32_t want_off[4] = { 0, 1, 2, 5 }, want_items[5] = { 1, 3, 0, 2, 4 };
+    for (int i = 0; i < 4; ++i)
+        CHECK_EQ(dod__get_le32(b + 64 + 4 * i), want_off[i]);
+    CHECK(dod__csr_all_zero(b + 64 + 16, 48));
+    for (int i = 0; i < 5; ++i)
+        CHECK_EQ(dod__get_le32(b + 128 + 4 * i), want_items[i]);
+    CHECK(dod__csr_all_zero(b + 128 + 20, 44));
+    CHECK(memcmp(b + 192, "\x89" "DODEND\n", 8) == 0);
+    CHECK_EQ(dod__get_le64(b + 200), 5); /* item_bound = 1 + the largest item */
+    CHECK(dod__csr_all_zero(b + 208, 44));
+    CHECK_EQ(dod__get_le32(b + 252), dod__crc32c(0, b, 252));
+    /* Section starts for other sizes: 64-byte aligned, exactly as docs/format.md computes. */
+    CHECK_OK(dod_csr_build(&idx, 15, NULL, 4, 0));
+    CHECK_EQ(dod_csr_saved_size(&idx), 64 + 64 + 64); /* 16 offsets fill one line, no items */
+    CHECK_OK(dod_csr_build(&idx, 16, NULL, 4, 0));
+    CHECK_EQ(dod_csr_saved_size(&idx), 64 + 128 + 64);
+    CHECK_EQ(dod_csr_saved_size(NULL), 0);
+    dod_csr_free(&idx);
+    free(im.bytes);
+}
+
+/* The big-endian host's path, run here by the forced-swap hook: every array word goes to disk
+ * byte-swapped and comes back intact; header fields do not depend on host order at all. */
+static void test_swap_path(void)
+{
+    test_rng rng = { 17 };
+    dod_csr idx, back;
+    dod_csr_init(&idx, NULL);
+    dod_csr_init(&back, NULL);
+    build_random(&idx, &rng, 70000, 90000, 4); /* several 256 KiB steps */
+    image le = save_image(&idx);
+    dod__csr_force_swap = 1;
+    image be = save_image(&idx);
+    CHECK_EQ(be.len, le.len);
+    CHECK(memcmp(be.bytes, le.bytes, 64) == 0);
+    uint64_t items_pos = dod__get_le64(le.bytes + 40), trailer_pos = dod__get_le64(le.bytes + 48);
+    int words_swapped = 1;
+    for (size_t p = 64; p < trailer_pos; p += 4) {
+        int in_array = p < 64 + ((size_t)idx.n_rows + 1) * 4 ||
+                       (p >= items_pos && p < items_pos + (size_t)idx.n_items * 4);
+        const unsigned char *x = le.bytes + p, *y = be.bytes + p;
+        if (in_array)
+            words_swapped &= x[0] == y[3] && x[1] == y[2] && x[2] == y[1] && x[3] == y[0];
+        else
+            words_swapped &= memcmp(x, y, 4) == 0; /* padding */
+    }
+    CHECK(words_swapped);
+    CHECK(memcmp(be.bytes + trailer_pos, le.bytes + trailer_pos, 60) == 0);
+    CHECK_OK(dod_csr_load_mem(&back, be.bytes, be.len));
+    CHECK(dod_csr_equal(&back, &idx));
+    CHECK_EQ(back.item_bound, idx.item_bound);
+    FILE *f = file_with(be.bytes, be.len);
+    dod_csr_free(&back);
+    CHECK_OK(dod_csr_load(&back, f));
+    CHECK(dod_csr_equal(&back, &idx));
+    fclose(f);
+    FILE *saved = tmpfile();
+    CHECK_OK(dod_csr_save(&idx, saved));
+    CHECK_EQ((size_t)ftell(saved), be.len);
+    fclose(saved);
+    dod_csr_view v;
+    CHECK_STATUS(dod_csr_view_open(&v, be.bytes, be.len, DOD_VALIDATE_NONE), DOD_E_INVALID);
+    /* The host's own bytes are not what a swapping host accepts. */
+    snap s = take(&back);
+    CHECK_STATUS(dod_csr_load_mem(&back, le.bytes, le.len), DOD_E_CORRUPT);
+    CHECK(unchanged(&back, &s));
+    dod__csr_force_swap = 0;
+    CHECK_STATUS(dod_csr_load_mem(&back, be.bytes, be.len), DOD_E_CORRUPT);
+    dod_csr_free(&idx);
+    dod_csr_free(&back);
+    free(le.bytes);
+    free(be.bytes);
+}
+
+/* ---- hostile input ---- */
+
+/* Every way of loading or viewing these bytes is refused with `want`, the target unchanged. */
+static void expect_refused(dod_csr *target, const unsigned char *bytes, size_t len,
+                           dod_status want, int check_stream)
+{
+    image im = image_copy(bytes, len);
+    snap s = take(target);
+    CHECK_STATUS(dod_csr_load_mem(target, im.bytes, len), want);
+    CHECK(same(target, &s));
+    dod_csr_view v;
+    CHECK_STATUS(dod_csr_view_open(&v, im.bytes, len, DOD_VALIDATE_FULL), want);
+    if (check_stream) {
+        FILE *f = file_with(bytes, len);
+        CHECK_STATUS(dod_csr_load(target, f), want);
+        CHECK(same(target, &s));
+        fclose(f);
+        if (len < 60000) {
+            FILE *p = pipe_with(bytes, len);
+            CHECK_STATUS(dod_csr_load(target, p), want);
+            CHECK(same(target, &s));
+            fclose(p);
+        }
+    }
+    drop(&s);
+    free(im.bytes);
+}
+
+static void sweep(const dod_csr *src, dod_csr *target, int streams)
+{
+    image im = save_image(src);
+    for (size_t n = 0; n < im.len; ++n) { /* every truncation */
+        expect_refused(target, im.bytes, n, DOD_E_CORRUPT, streams);
+        dod_csr_view v;
+        image cut = image_copy(im.bytes, n);
+        CHECK_STATUS(dod_csr_view_open(&v, cut.bytes, n, DOD_VALIDATE_HEADER), DOD_E_CORRUPT);
+        free(cut.bytes);
+    }
+    unsigned char *longer = (unsigned char *)malloc(im.len + 1); /* one byte too many */
+    memcpy(longer, im.bytes, im.len);
+    longer[im.len] = 0;
+    expect_refused(target, longer, im.len + 1, DOD_E_CORRUPT, 0);
+    free(longer);
+    for (size_t bit = 0; bit < im.len * 8; ++bit) { /* every single-bit flip */
+        im.bytes[bit / 8] ^= (unsigned char)(1u << (bit % 8));
+        expect_refused(target, im.bytes, im.len, DOD_E_CORRUPT, streams);
+        if (bit < 64 * 8) {
+            dod_csr_view v;
+            CHECK_STATUS(dod_csr_view_open(&v, im.bytes, im.len, DOD_VALIDATE_HEADER),
+                         DOD_E_CORRUPT);
+        }
+        im.bytes[bit / 8] ^= (unsigned char)(1u << (bit % 8));
+    }
+    snap s = take(target);
+    CHECK_OK(dod_csr_load_mem(target, im.bytes, im.len)); /* the intact image still loads */
+    CHECK(dod_csr_equal(target, src));
+    drop(&s);
+    free(im.bytes);
+}
+
+static void test_truncations_and_flips(void)
+{
+    test_rng rng = { 23 };
+    dod_csr small, medium, empty, target;
+    dod_csr_init(&small, NULL);
+    dod_csr_init(&medium, NULL);
+    dod_csr_init(&empty, NULL);
+    dod_csr_init(&target, NULL);
+    build_random(&small, &rng, 3, 10, 4);
+    build_random(&medium, &rng, 40, 150, 4);
+    build_random(&target, &rng, 8, 20, 4); /* the target holds an index of its own */
+    sweep(&small, &target, 1);
+    build_random(&target, &rng, 8, 20, 4);
+    sweep(&empty, &target, 1);
+    build_random(&target, &rng, 8, 20, 4);
+    sweep(&medium, &target, 0);
+    dod_csr_free(&small);
+    dod_csr_free(&medium);
+    dod_csr_free(&empty);
+    dod_csr_free(&target);
+}
+
+/* Headers that pass their own CRC but lie. One claiming more than the input holds is refused
+ * before anything is allocated (memory, seekable streams) or after allocating at most about 3x
+ * what really arrived (pipes); one claiming the same or a shorter length (the counts differ
+ * inside the 64-byte padding) allocates at most twice the input's size (the spare offsets and
+ * the items' staging area) and the CRC catches it. */
+static void test_lying_headers(void)
+{
+    test_rng rng = { 29 };
+    dod_csr src;
+    dod_csr_init(&src, NULL);
+    build_random(&src, &rng, 20, 60, 4);
+    image im = save_image(&src);
+    const uint32_t claims[][2] = { { 20, 0xFFFFFFFFu }, { 0xFFFFFFF0u, 60 }, { 20, 61 },
+                                   { 21, 60 }, { 0xFFFFFFFEu, 0xFFFFFFFFu }, { 2, 3 } };
+    for (size_t c = 0; c < sizeof claims / sizeof claims[0]; ++c) {
+        image lie = image_copy(im.bytes, im.len);
+        dod__csr_layout l;
+        CHECK_OK(dod__csr_layout_for(claims[c][0], claims[c][1], &l));
+        dod__csr_header_encode(&l, lie.bytes); /* a header that is consistent with itself */
+        const int other_length = l.file_bytes != lie.len;
+        test_alloc ta;
+        test_alloc_init(&ta);
+        dod_allocator al = test_alloc_get(&ta);
+        dod_csr t;
+        dod_csr_init(&t, &al);
+        snap s = take(&t);
+        CHECK_STATUS(dod_csr_load_mem(&t, lie.bytes, lie.len), DOD_E_CORRUPT);
+        FILE *f = file_with(lie.bytes, lie.len);
+        CHECK_STATUS(dod_csr_load(&t, f), DOD_E_CORRUPT);
+        fclose(f);
+        if (l.file_bytes > lie.len) /* more than there is: nothing allocated */
+            CHECK_EQ(ta.calls, 0);
+        else /* a valid length for a stream: at most the index's two double-buffered blocks */
+            CHECK(ta.peak_bytes <= 2 * lie.len);
+        FILE *p = pipe_with(lie.bytes, lie.len);
+        CHECK_STATUS(dod_csr_load(&t, p), DOD_E_CORRUPT);
+        fclose(p);
+        CHECK(ta.peak_bytes <= 3 * lie.len + 4096);
+        CHECK(unchanged(&t, &s));
+        dod_csr_view v;
+        dod_status want = other_length ? DOD_E_CORRUPT : DOD_OK; /* HEADER trusts the data */
+        CHECK_STATUS(dod_csr_view_open(&v, lie.bytes, lie.len, DOD_VALIDATE_HEADER), want);
+        CHECK_STATUS(dod_csr_view_open(&v, lie.bytes, lie.len, DOD_VALIDATE_NONE), want);
+        CHECK_STATUS(dod_csr_view_open(&v, lie.bytes, lie.len, DOD_VALIDATE_FULL), DOD_E_CORRUPT);
+        dod_csr_free(&t);
+        test_alloc_finish(&ta);
+        free(lie.bytes);
+    }
+    dod_csr_free(&src);
+    free(im.bytes);
+}
+
+/* Resealed edits: the CRCs pass, so each rule behind them must catch its own violation. */
+static void test_each_rule(void)
+{
+    uint32_t keys[6] = { 0, 1, 2, 1, 0, 2 }; /* offsets 0 2 4 6, items 0 4 1 3 2 5 */
+    dod_csr idx, t;
+    dod_csr_init(&idx, NULL);
+    dod_csr_init(&t, NULL);
+    CHECK_OK(dod_csr_build(&idx, 3, keys, 4, 6));
+    CHECK_OK(dod_csr_build(&t, 2, keys, 4, 2));
+    image im = save_image(&idx);
+    const size_t T = 192; /* trailer_pos */
+    struct edit { size_t at; uint32_t value; int wide; } edits[] = {
+        { 8, 2, 0 },       /* version */
+        { 12, 1, 0 },      /* flags */
+        { 16, 128, 0 },    /* header size */
+        { 20, 8, 0 },      /* offset width */
+        { 24, 2, 0 },      /* item width */
+        { 36, 1, 0 },      /* reserved */
+        { 56, 1, 0 },      /* reserved */
+        { 40, 192, 1 },    /* items_pos disagrees with the counts */
+        { 48, 256, 1 },    /* trailer_pos disagrees */
+        { 64, 1, 0 },      /* offsets[0] != 0 */
+        { 68, 5, 0 },      /* offsets decrease after it (5 then 4) */
+        { 76, 5, 0 },      /* offsets[n_rows] != n_items */
+        { 80, 7, 0 },      /* nonzero offsets padding */
+        { 128, 6, 0 },     /* an item equal to the bound 6 */
+        { 128 + 24, 1, 0 },/* nonzero items padding */
+        { T + 8, 5, 1 },   /* the bound below the largest item (5) */
+        { T + 12, 1, 0 },  /* a bound above 2^32 */
+        { T + 20, 1, 0 },  /* nonzero trailer bytes */
+        { T, 0x41, 0 },    /* trailer magic */
+        { 0, 0x41, 0 },    /* header magic */
+    };
+    for (size_t e = 0; e < sizeof edits / sizeof edits[0]; ++e) {
+        image x = image_copy(im.bytes, im.len);
+        if (edits[e].wide)
+            dod__put_le64(x.bytes + edits[e].at, edits[e].value);
+        else
+            dod__put_le32(x.bytes + edits[e].at, edits[e].value);
+        reseal(x.bytes, x.len);
+        expect_refused(&t, x.bytes, x.len, DOD_E_CORRUPT, 1);
+        free(x.bytes);
+    }
+    /* n_rows == UINT32_MAX cannot be an index; a bound above the largest item is accepted
+     * (another writer may record its column count) and the loaded bound is the real one. */
+    image x = image_copy(im.bytes, im.len);
+    dod__put_le64(x.bytes + T + 8, 1000);
+    reseal(x.bytes, x.len);
+    CHECK_OK(dod_csr_load_mem(&t, x.bytes, x.len));
+    CHECK(dod_csr_equal(&t, &idx));
+    CHECK_EQ(t.item_bound, 6);
+    dod_csr_view v;
+    CHECK_OK(dod_csr_view_open(&v, x.bytes, x.len, DOD_VALIDATE_FULL));
+    CHECK_EQ(v.item_bound, 1000);
+    dod__put_le32(x.bytes + 28, 0xFFFFFFFFu);
+    reseal(x.bytes, x.len);
+    expect_refused(&t, x.bytes, x.len, DOD_E_CORRUPT, 1);
+    free(x.bytes);
+    dod_csr_free(&idx);
+    dod_csr_free(&t);
+    free(im.bytes);
+}
+
+static void test_argument_errors(void)
+{
+    uint32_t keys[4] = { 0, 1, 1, 0 };
+    dod_csr idx;
+    dod_csr_init(&idx, NULL);
+    CHECK_OK(dod_csr_build(&idx, 2, keys, 4, 4));
+    image im = save_image(&idx);
+    FILE *f = tmpfile();
+    CHECK_STATUS(dod_csr_save(NULL, f), DOD_E_INVALID);
+    CHECK_STATUS(dod_csr_save(&idx, NULL), DOD_E_INVALID);
+    CHECK_STATUS(dod_csr_save_mem(NULL, im.bytes, im.len), DOD_E_INVALID);
+    CHECK_STATUS(dod_csr_save_mem(&idx, NULL, im.len), DOD_E_INVALID);
+    CHECK_STATUS(dod_csr_load(NULL, f), DOD_E_INVALID);
+    CHECK_STATUS(dod_csr_load(&idx, NULL), DOD_E_INVALID);
+    CHECK_STATUS(dod_csr_load_mem(NULL, im.bytes, im.len), DOD_E_INVALID);
+    CHECK_STATUS(dod_csr_load_mem(&idx, NULL, 0), DOD_E_INVALID);
+    fclose(f);
+
+    /* A buffer one byte short is refused and untouched. */
+    unsigned char *buf = (unsigned char *)malloc(im.len);
+    memset(buf, 0x5A, im.len);
+    CHECK_STATUS(dod_csr_save_mem(&idx, buf, im.len - 1), DOD_E_RANGE);
+    CHECK(buf[0] == 0x5A && buf[im.len - 2] == 0x5A);
+    free(buf);
+
+    /* An index whose invariants were broken through its public fields is not saved. */
+    idx.offsets[2] = 3;
+    f = tmpfile();
+    CHECK_STATUS(dod_csr_save(&idx, f), DOD_E_CORRUPT);
+    CHECK_EQ(ftell(f), 0);
+    fclose(f);
+    idx.offsets[2] = 4;
+    idx.offsets[0] = 1;
+    CHECK_STATUS(dod_csr_save_mem(&idx, im.bytes, im.len), DOD_E_CORRUPT);
+    idx.offsets[0] = 0;
+
+    /* Streams that fail: writing to a read-only one, reading from a write-only one. */
+    char path[] = "/tmp/dod_io_XXXXXX";
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    close(fd);
+    f = fopen(path, "rb");
+    CHECK_STATUS(dod_csr_save(&idx, f), DOD_E_IO);
+    fclose(f);
+    f = fopen(path, "wb");
+    snap s = take(&idx);
+    CHECK_STATUS(dod_csr_load(&idx, f), DOD_E_IO);
+    CHECK(unchanged(&idx, &s));
+    fclose(f);
+    remove(path);
+
+    dod_csr_view v;
+    CHECK_STATUS(dod_csr_view_open(NULL, im.bytes, im.len, DOD_VALIDATE_FULL), DOD_E_INVALID);
+    CHECK_STATUS(dod_csr_view_open(&v, NULL, im.len, DOD_VALIDATE_FULL), DOD_E_INVALID);
+    CHECK_STATUS(dod_csr_view_open(&v, im.bytes, im.len, (dod_validate)3), DOD_E_INVALID);
+    image odd = image_copy(im.bytes, im.len + 1);
+    memmove(odd.bytes + 1, odd.bytes, im.len);
+    CHECK_STATUS(dod_csr_view_open(&v, odd.bytes + 1, im.len, DOD_VALIDATE_NONE), DOD_E_INVALID);
+    /* load_mem has no alignment requirement. */
+    CHECK_OK(dod_csr_load_mem(&idx, odd.bytes + 1, im.len));
+    free(odd.bytes);
+    dod_csr_free(&idx);
+    free(im.bytes);
+}
+
+/* ---- failing allocations ---- */
+
+typedef enum how { BY_MEM, BY_FILE, BY_PIPE } how;
+
+static void walk_load_failures(how how_, int start_built)
+{
+    test_rng rng = { 31 };
+    dod_csr src;
+    dod_csr_init(&src, NULL);
+    build_random(&src, &rng, 900, 3000, 4); /* saved: > 4 KiB, so the pipe stage grows */
+    image im = save_image(&src);
+    for (long n = 0;; ++n) {
+        test_alloc ta;
+        test_alloc_init(&ta);
+        dod_allocator al = test_alloc_get(&ta);
+        dod_csr t;
+        dod_csr_init(&t, &al);
+        if (start_built == 1) /* too small: the load needs fresh blocks */
+            build_random(&t, &rng, 10, 30, 4);
+        if (start_built == 2) /* big enough: a stream load stages in the scratch area */
+            build_random(&t, &rng, 1000, 4000, 4);
+        snap s = take(&t);
+        long live = ta.live;
+        FILE *f = how_ == BY_FILE ? file_with(im.bytes, im.len)
+                  : how_ == BY_PIPE ? pipe_with(im.bytes, im.len) : NULL;
+        test_alloc_fail_after(&ta, n);
+        dod_status st = how_ == BY_MEM ? dod_csr_load_mem(&t, im.bytes, im.len) : dod_csr_load(&t, f);
+        int hit = ta.failed > 0;
+        if (hit) {
+            CHECK_STATUS(st, DOD_E_NOMEM);
+            CHECK(unchanged(&t, &s));
+            CHECK_EQ(ta.live, live);
+        } else {
+            CHECK_OK(st);
+            CHECK(dod_csr_equal(&t, &src));
+            drop(&s);
+        }
+        if (f)
+            fclose(f);
+        test_alloc_fail_after(&ta, -1);
+        dod_csr_free(&t);
+        test_alloc_finish(&ta);
+        if (!hit) {
+            if (how_ == BY_MEM && start_built == 2)
+                CHECK_EQ(n, 0); /* load_mem into capacity that fits allocates nothing */
+            else
+                CHECK(n >= 1); /* at least one allocation was walked */
+            break;
+        }
+    }
+    dod_csr_free(&src);
+    free(im.bytes);
+}
+
+static void test_allocation_failures(void)
+{
+    for (int built = 0; built < 3; ++built) {
+        walk_load_failures(BY_MEM, built);
+        walk_load_failures(BY_FILE, built);
+        walk_load_failures(BY_PIPE, built);
+    }
+}
+
+/* ---- mapped files ---- */
+
+static void test_file_map(void)
+{
+    test_rng rng = { 37 };
+    dod_csr idx;
+    dod_csr_init(&idx, NULL);
+    build_random(&idx, &rng, 300, 2000, 4);
+    char path[] = "/tmp/dod_map_XXXXXX";
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    close(fd);
+    FILE *f = fopen(path, "wb");
+    CHECK_OK(dod_csr_save(&idx, f));
+    CHECK_EQ(fclose(f), 0);
+
+    dod_file_map m;
+    CHECK_OK(dod_file_map_open(&m, path));
+    CHECK_EQ(m.size, dod_csr_saved_size(&idx));
+    CHECK(((uintptr_t)m.data & 63) == 0);
+    dod_csr_view v;
+    CHECK_OK(dod_csr_view_open(&v, m.data, m.size, DOD_VALIDATE_FULL));
+    CHECK(view_matches(&v, &idx));
+    uint32_t total = 0;
+    for (uint32_t r = 0; r < v.n_rows; ++r) {
+        CHECK_EQ(dod_csr_view_row_len(&v, r), dod_csr_row_len(&idx, r));
+        CHECK(dod_csr_view_row_end(&v, r) - dod_csr_view_row_begin(&v, r) ==
+              (ptrdiff_t)dod_csr_view_row_len(&v, r));
+        total += dod_csr_view_row_len(&v, r);
+    }
+    CHECK_EQ(total, idx.n_items);
+    dod_file_map_close(&m);
+    CHECK(m.data == NULL && m.size == 0);
+    dod_file_map_close(&m); /* a reset map is a no-op */
+
+    f = fopen(path, "wb"); /* an empty file maps to nothing, and no view opens over it */
+    fclose(f);
+    CHECK_OK(dod_file_map_open(&m, path));
+    CHECK(m.data == NULL && m.size == 0);
+    CHECK_STATUS(dod_csr_view_open(&v, m.data, m.size, DOD_VALIDATE_NONE), DOD_E_INVALID);
+    dod_file_map_close(&m);
+    remove(path);
+
+    dod_file_map untouched = { (const void *)&idx, 7 };
+    CHECK_STATUS(dod_file_map_open(&untouched, "/nonexistent/dod.idx"), DOD_E_IO);
+    CHECK(untouched.data == (const void *)&idx && untouched.size == 7);
+    CHECK_STATUS(dod_file_map_open(NULL, path), DOD_E_INVALID);
+    CHECK_STATUS(dod_file_map_open(&m, NULL), DOD_E_INVALID);
+    dod_csr_free(&idx);
+}
+
+int main(void)
+{
+    test_round_trips();
+    test_load_into_held_capacity();
+    test_stream_of_indexes();
+    test_format_bytes();
+    test_swap_path();
+    test_truncations_and_flips();
+    test_lying_headers();
+    test_each_rule();
+    test_argument_errors();
+    test_allocation_failures();
+    test_file_map();
+    return check_summary("test_csr_io");
+}
