@@ -5,5 +5,13 @@
 #include <dod/base.h>
 #include <dod/arena.h>
 #include <dod/csr.h>
+#include <dod/csr_io.h>
+#include <dod/table.h>
+#include <dod/aosoa.h>
+#include <dod/exec.h>
+#include <dod/csr_build.h>
+#include <dod/frame.h>
+#include <dod/graph.h>
+#include <dod/reduce.h>
 
 #endif /* DOD_H */
