@@ -70,6 +70,7 @@ typedef struct world {
     uint32_t n_slots;
     uint32_t *army_size; /* regiments per army (armies never change) */
     uint32_t crowd_limit;
+    dod_arena build_scratch; /* the main thread's: every slot's rebuild borrows its scratch */
     atomic_int stop; /* set after the last publish: workers finish the latest frame, then leave */
     atomic_ullong last_ns[N_ROLES];
 } world;
@@ -392,12 +393,13 @@ static void *worker_main(void *arg)
 
 /* location -> regiments and army -> regiments from the frame's own table, on the pool. */
 static dod_status build_indexes(world_frame *f, uint32_t n_locations, uint32_t n_armies,
-                                const dod_executor *exec)
+                                const dod_executor *exec, dod_arena *scratch)
 {
     dod_csr_desc d;
     memset(&d, 0, sizeof d);
     d.n_items = dod_table_len(&f->regiments);
     d.exec = exec;
+    d.scratch = scratch;
     d.n_rows = n_locations;
     d.keys = dod_table_column(&f->regiments, COL_LOCATION);
     dod_status st = dod_csr_build_desc(&f->by_location, &d);
@@ -495,6 +497,7 @@ int main(int argc, char **argv)
     memset(&wd, 0, sizeof wd);
     if (!parse_options(argc, argv, &wd.opt))
         return 2;
+    dod_arena_init(&wd.build_scratch, 0, NULL);
     const options *o = &wd.opt;
     int ok = 1;
     dod_threadpool *pool = NULL;
@@ -541,7 +544,7 @@ int main(int argc, char **argv)
         world_frame *f = &wd.slots[s];
         st = dod_table_copy(&f->regiments, &live);
         if (st == DOD_OK)
-            st = build_indexes(f, wd.map.n, o->armies, &exec);
+            st = build_indexes(f, wd.map.n, o->armies, &exec, &wd.build_scratch);
     }
     if (st == DOD_OK)
         st = dod_frames_create(&wd.frames, wd.n_slots, payloads, NULL);
@@ -594,7 +597,7 @@ int main(int argc, char **argv)
             st = dod_table_copy(&f->regiments, &live); /* copy from the live data */
         double t2 = now_ms();
         if (st == DOD_OK) /* build straight into the frame */
-            st = build_indexes(f, wd.map.n, o->armies, &exec);
+            st = build_indexes(f, wd.map.n, o->armies, &exec, &wd.build_scratch);
         if (st != DOD_OK) {
             if (w.role != 0)
                 dod_frames_cancel(wd.frames, &w);
@@ -701,6 +704,7 @@ int main(int argc, char **argv)
         dod_csr_free(&wd.slots[s].by_army);
     }
     free(wd.slots);
+    dod_arena_free(&wd.build_scratch);
     free(wd.army_size);
     dod_table_free(&live);
     map_free(&wd.map);

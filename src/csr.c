@@ -237,12 +237,8 @@ dod_status dod_csr_reserve(dod_csr *csr, uint32_t n_rows, uint32_t n_items)
         return DOD_E_INVALID;
     if (n_rows == UINT32_MAX)
         return DOD_E_OVERFLOW;
-    /* Also the scratch a single-thread build of these sizes may take (csr_build.c). */
-    size_t scratch = 0;
-    if (!dod__csr_build_scratch(n_rows, n_items, &scratch))
-        return DOD_E_OVERFLOW;
     dod__csr_blocks fresh;
-    dod_status st = prepare(csr, n_rows, n_items, SIZE_EXACT_IF_SHORT, scratch, &fresh);
+    dod_status st = prepare(csr, n_rows, n_items, SIZE_EXACT_IF_SHORT, 0, &fresh);
     if (st != DOD_OK)
         return st;
     return fresh.row_block || fresh.items ? copy_into(csr, csr, &fresh) : DOD_OK;

@@ -129,15 +129,6 @@ static dod_csr_strategy choose(const dod_csr_desc *d, size_t key_stride, uint32_
     return DOD_CSR_PARTITIONED;
 }
 
-int dod__csr_build_scratch(uint32_t n_rows, uint32_t n_items, size_t *bytes)
-{
-    /* choose() takes the partitioned build on one thread only past these sizes. */
-    *bytes = 0;
-    if (n_rows <= PLAIN_MAX_ROWS || n_items <= PLAIN_MAX_ITEMS)
-        return 1;
-    return dod__csr_partitioned_scratch(n_rows, n_items, 1, bytes);
-}
-
 static uint32_t blocks_for(const dod_executor *exec, uint32_t n_items)
 {
     if (!exec || exec->n_threads <= 1)
@@ -181,31 +172,40 @@ dod_status dod_csr_build_desc(dod_csr *csr, const dod_csr_desc *d)
     if (!sized)
         return DOD_E_OVERFLOW;
 
-    dod__csr_blocks fresh;
-    dod_status st = dod__csr_prepare(csr, d->n_rows, d->n_items, scratch, &fresh);
-    if (st != DOD_OK)
-        return st;
-    job.offsets = dod__csr_next_offsets(csr, &fresh);
-    job.items = dod__csr_next_items(csr, &fresh);
-    job.scratch = dod__csr_next_scratch(csr, &fresh);
-
-    uint32_t max_value = 0;
-    if (strategy == DOD_CSR_PARTITIONED)
-        st = dod__csr_build_partitioned(&job, &max_value);
-    else if (job.n_blocks > 1)
-        st = dod__csr_build_parallel(&job, &max_value);
-    else
-        st = build_plain(&job, &max_value);
-    if (st != DOD_OK) {
-        dod__csr_discard(csr, &fresh);
-        return st;
+    /* Scratch from the caller's arena is taken first, so a failure there changes nothing. */
+    dod_arena_mark mark = {0};
+    void *arena_scratch = NULL;
+    if (d->scratch && scratch > 0) {
+        mark = dod_arena_get_mark(d->scratch);
+        if (dod_arena_push(d->scratch, scratch, 64, &arena_scratch) != DOD_OK)
+            return DOD_E_NOMEM;
     }
-    if (d->flags & DOD_CSR_SORT_ROWS)
-        dod__csr_sort_rows(job.offsets, job.items, d->n_rows, d->n_items, job.exec);
-    dod__csr_commit(csr, &fresh, d->n_rows, d->n_items);
-    if (job.values)
-        csr->item_bound = (uint64_t)max_value + 1;
-    return DOD_OK;
+    dod__csr_blocks fresh;
+    dod_status st = dod__csr_prepare(csr, d->n_rows, d->n_items, arena_scratch ? 0 : scratch, &fresh);
+    if (st == DOD_OK) {
+        job.offsets = dod__csr_next_offsets(csr, &fresh);
+        job.items = dod__csr_next_items(csr, &fresh);
+        job.scratch = arena_scratch ? arena_scratch : dod__csr_next_scratch(csr, &fresh);
+        uint32_t max_value = 0;
+        if (strategy == DOD_CSR_PARTITIONED)
+            st = dod__csr_build_partitioned(&job, &max_value);
+        else if (job.n_blocks > 1)
+            st = dod__csr_build_parallel(&job, &max_value);
+        else
+            st = build_plain(&job, &max_value);
+        if (st == DOD_OK) {
+            if (d->flags & DOD_CSR_SORT_ROWS)
+                dod__csr_sort_rows(job.offsets, job.items, d->n_rows, d->n_items, job.exec);
+            dod__csr_commit(csr, &fresh, d->n_rows, d->n_items);
+            if (job.values)
+                csr->item_bound = (uint64_t)max_value + 1;
+        } else {
+            dod__csr_discard(csr, &fresh);
+        }
+    }
+    if (arena_scratch)
+        dod_arena_rewind(d->scratch, mark);
+    return st;
 }
 
 dod_status dod_csr_build(dod_csr *csr, uint32_t n_rows, const void *keys, size_t key_stride,
@@ -219,5 +219,6 @@ dod_status dod_csr_build(dod_csr *csr, uint32_t n_rows, const void *keys, size_t
     d.n_items = n_items;
     d.keys = keys;
     d.key_stride = key_stride;
+    d.strategy = DOD_CSR_PLAIN; /* the smallest footprint: no scratch at all */
     return dod_csr_build_desc(csr, &d);
 }

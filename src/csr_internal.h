@@ -32,10 +32,6 @@ uint32_t *dod__csr_next_items(const dod_csr *csr, const dod__csr_blocks *fresh);
 /* Where the build scratch is: the fresh items block's, else the held one (NULL: none). */
 void *dod__csr_next_scratch(const dod_csr *csr, const dod__csr_blocks *fresh);
 
-/* The scratch a single-thread dod_csr_build of these sizes may need (dod_csr_reserve holds it
- * so that such builds allocate nothing). Returns 0 on overflow. */
-int dod__csr_build_scratch(uint32_t n_rows, uint32_t n_items, size_t *bytes);
-
 /* Give back fresh blocks after a failure. */
 void dod__csr_discard(const dod_csr *csr, dod__csr_blocks *fresh);
 

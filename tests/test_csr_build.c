@@ -439,8 +439,8 @@ static void test_alloc_failures(void)
     free_input(&in);
 }
 
-/* dod_csr_build keeps its promise of at most two blocks even when it partitions (the scratch
- * rides at the end of the items block), and dod_csr_reserve holds that scratch too. */
+/* dod_csr_build is the plain scatter: two blocks, no scratch, however large; dod_csr_reserve
+ * holds exactly what it needs (every allocation failed in turn leaves the index unchanged). */
 static void test_plain_api_blocks(void)
 {
     test_rng rng = { 17 };
@@ -453,14 +453,13 @@ static void test_plain_api_blocks(void)
     dod_csr_init(&c, &a);
     CHECK_OK(dod_csr_build(&c, in.n_rows, in.keys, in.ks, in.n_items));
     CHECK_EQ(t.calls, 2);
-    CHECK(c.scratch != NULL); /* the adaptive rule partitioned */
+    CHECK(c.scratch == NULL && c.scratch_bytes == 0);
     CHECK(matches(&c, &m, in.n_rows, in.n_items));
     long held = t.calls;
     CHECK_OK(dod_csr_build(&c, in.n_rows, in.keys, in.ks, in.n_items));
     CHECK_EQ(t.calls, held);
     dod_csr_free(&c);
 
-    /* reserve takes the scratch too (every allocation failed in turn leaves it unchanged) */
     long walked = 0;
     for (long fail = 0;; ++fail) {
         dod_csr_init(&c, &a);
@@ -481,19 +480,78 @@ static void test_plain_api_blocks(void)
         walked++;
     }
     CHECK_EQ(walked, 2);
-    CHECK(c.scratch != NULL);
+    CHECK(c.scratch == NULL);
     long before = t.calls;
     CHECK_OK(dod_csr_build(&c, in.n_rows, in.keys, in.ks, in.n_items));
-    CHECK_OK(dod_csr_build(&c, in.n_rows, in.keys, in.ks, in.n_items));
-    CHECK_EQ(t.calls, before);
     CHECK(matches(&c, &m, in.n_rows, in.n_items));
-    /* reserve with everything held allocates nothing */
     CHECK_OK(dod_csr_reserve(&c, in.n_rows, in.n_items));
     CHECK_EQ(t.calls, before);
     dod_csr_free(&c);
     CHECK_EQ(t.live, 0);
     test_alloc_finish(&t);
     free_model(&m);
+    free_input(&in);
+}
+
+/* Scratch from a frame arena: the index holds only its two blocks, the output is the same as
+ * with held scratch, the arena is rewound before the call returns, a second frame allocates
+ * nothing anywhere, and an arena that cannot grow fails with the index unchanged. */
+static void test_arena_scratch(void)
+{
+    test_rng rng = { 23 };
+    input in = make_input(&rng, UNIFORM, 300000, 600000, 4, 0, 0);
+    for (int e = -1; e < 2; ++e) {
+        const dod_executor *exec = e < 0 ? NULL : &execs[1];
+        dod_csr_desc d = desc_of(&in, exec, DOD_CSR_PARTITIONED);
+        dod_csr held;
+        dod_csr_init(&held, NULL);
+        CHECK_OK(dod_csr_build_desc(&held, &d));
+
+        test_alloc ta, tc;
+        test_alloc_init(&ta);
+        test_alloc_init(&tc);
+        dod_allocator aa = test_alloc_get(&ta), ac = test_alloc_get(&tc);
+        dod_arena arena;
+        dod_arena_init(&arena, 0, &aa);
+        void *first = NULL;
+        CHECK_OK(dod_arena_push(&arena, 40, 8, &first));
+        size_t used = dod_arena_used(&arena);
+        dod_csr c;
+        dod_csr_init(&c, &ac);
+        d.scratch = &arena;
+        CHECK_OK(dod_csr_build_desc(&c, &d));
+        CHECK(dod_csr_equal(&c, &held));
+        CHECK(c.scratch == NULL && c.scratch_bytes == 0);
+        CHECK_EQ(tc.calls, 2);
+        CHECK_EQ(dod_arena_used(&arena), used);
+        long arena_calls = ta.calls, index_calls = tc.calls;
+        CHECK_OK(dod_csr_build_desc(&c, &d));
+        CHECK(dod_csr_equal(&c, &held));
+        CHECK_EQ(ta.calls, arena_calls);
+        CHECK_EQ(tc.calls, index_calls);
+        CHECK_EQ(dod_arena_used(&arena), used);
+        dod_arena_free(&arena);
+
+        /* a fresh arena whose parent fails: DOD_E_NOMEM, the index and the arena as they were */
+        dod_arena_init(&arena, 0, &aa);
+        CHECK_OK(dod_arena_push(&arena, 40, 8, &first));
+        used = dod_arena_used(&arena);
+        test_alloc_fail_after(&ta, 0);
+        snapshot snap = take(&c);
+        CHECK_STATUS(dod_csr_build_desc(&c, &d), DOD_E_NOMEM);
+        CHECK(unchanged(&c, &snap));
+        CHECK_EQ(tc.calls, index_calls);
+        CHECK_EQ(dod_arena_used(&arena), used);
+        test_alloc_fail_after(&ta, -1);
+        dod_arena_free(&arena);
+
+        dod_csr_free(&c);
+        dod_csr_free(&held);
+        CHECK_EQ(tc.live, 0);
+        CHECK_EQ(ta.live, 0);
+        test_alloc_finish(&ta);
+        test_alloc_finish(&tc);
+    }
     free_input(&in);
 }
 
@@ -687,6 +745,7 @@ int main(void)
     test_bad_input();
     test_adaptive_choice();
     test_plain_api_blocks();
+    test_arena_scratch();
     test_alloc_failures();
     test_gather();
     stop_executors();

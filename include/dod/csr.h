@@ -58,8 +58,9 @@ DOD_API dod_status dod_csr_build(dod_csr *csr, uint32_t n_rows, const void *keys
  * arrays. dst == src is a no-op. Errors (dst unchanged): DOD_E_INVALID, DOD_E_NOMEM. */
 DOD_API dod_status dod_csr_copy(dod_csr *dst, const dod_csr *src);
 
-/* Make sure builds and copies of up to n_rows rows and n_items items allocate nothing.
- * Contents are kept. Errors (index unchanged): DOD_E_INVALID, DOD_E_OVERFLOW, DOD_E_NOMEM. */
+/* Make sure dod_csr_build and dod_csr_copy of up to n_rows rows and n_items items allocate
+ * nothing. (The partitioned and parallel builds of dod_csr_build_desc also need scratch: pass
+ * them an arena, or the index keeps what its first such build took.) Contents are kept. Errors (index unchanged): DOD_E_INVALID, DOD_E_OVERFLOW, DOD_E_NOMEM. */
 DOD_API dod_status dod_csr_reserve(dod_csr *csr, uint32_t n_rows, uint32_t n_items);
 
 /* Release capacity beyond the current sizes (an empty, never-built index holds nothing).
@@ -80,7 +81,7 @@ DOD_API int dod_csr_equal(const dod_csr *a, const dod_csr *b);
  * Returns DOD_OK, DOD_E_INVALID (csr NULL) or DOD_E_CORRUPT. */
 DOD_API dod_status dod_csr_check(const dod_csr *csr, uint64_t item_bound);
 
-/* Bytes of memory the index holds (its capacity, both blocks). */
+/* Bytes of memory the index holds: its capacity, both blocks, with any build or load scratch. */
 DOD_API size_t dod_csr_bytes(const dod_csr *csr);
 
 /* The seed's query loop, spelled with these:

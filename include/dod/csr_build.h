@@ -9,6 +9,7 @@
 #ifndef DOD_CSR_BUILD_H
 #define DOD_CSR_BUILD_H
 
+#include <dod/arena.h>
 #include <dod/csr.h>
 #include <dod/exec.h>
 
@@ -34,20 +35,24 @@ typedef struct dod_csr_desc { /* zero = default for every field */
     uint32_t value_bound; /* when > 0 (and values given), every value must be < value_bound */
     uint32_t flags;       /* DOD_CSR_SORT_ROWS */
     dod_csr_strategy strategy;
+    dod_arena *scratch;   /* optional: where the partitioned and parallel builds take their
+                           * scratch (rewound before the call returns); NULL = the index holds it */
 } dod_csr_desc;
 
 /* Build csr from desc. Keys and values are uint32_t in host byte order at any alignment.
- * A rebuild whose sizes fit the capacity held allocates nothing: the partitioned and
- * parallel strategies keep their scratch as part of that capacity (dod_csr_bytes counts it,
- * dod_csr_shrink and dod_csr_free return it).
+ * A rebuild whose sizes fit the capacity held allocates nothing. The partitioned and parallel
+ * strategies need scratch (about 8 bytes an item for the partitioned one): from desc->scratch
+ * when given, a frame arena that already has the room after the first frame, else kept by
+ * the index as part of its capacity (dod_csr_bytes counts it, dod_csr_shrink and
+ * dod_csr_free return it). dod_csr_build never takes scratch: it is the plain strategy.
  *
  * Errors, each leaving the index exactly as it was:
  *   DOD_E_INVALID   csr or desc NULL, keys NULL with n_items > 0, key_stride or value_stride
  *                   in 1..3, flags or strategy unknown, exec given with run NULL
  *   DOD_E_RANGE     some key >= n_rows, or some value >= value_bound
  *   DOD_E_OVERFLOW  n_rows == UINT32_MAX, or byte counts that do not fit size_t
- *   DOD_E_NOMEM     the allocator failed
- * Thread safety: exclusive access to csr; keys and values are only read. The executor's
+ *   DOD_E_NOMEM     the allocator (or the scratch arena) failed
+ * Thread safety: exclusive access to csr and to the scratch arena; keys and values are only read. The executor's
  * tasks touch disjoint parts of the output, so the result never depends on their order. */
 DOD_API dod_status dod_csr_build_desc(dod_csr *csr, const dod_csr_desc *desc);
 
