@@ -369,6 +369,39 @@ static void test_allocation_failures(void)
     walk_failures(op_shrink, 1);
 }
 
+/* The prefetch hint reads order[] and offsets[] ahead of the loop: for every length around
+ * the look-ahead distances it must stay inside both (the sanitizer build checks the reads),
+ * and a walk that uses it visits every row once. */
+static void test_prefetch_rows(void)
+{
+    const uint32_t lengths[] = { 0, 1, 7, 8, 9, 15, 16, 17, 100 };
+    for (size_t t = 0; t < sizeof lengths / sizeof lengths[0]; ++t) {
+        uint32_t n = lengths[t];
+        uint32_t *keys = (uint32_t *)malloc(((size_t)n * 3 + 1) * sizeof(uint32_t));
+        uint32_t *order = (uint32_t *)malloc((n ? n : 1) * sizeof(uint32_t)); /* exactly n */
+        for (uint32_t i = 0; i < n * 3; ++i)
+            keys[i] = (i * 7u) % (n ? n : 1);
+        for (uint32_t k = 0; k < n; ++k)
+            order[k] = n - 1 - k;
+        dod_csr c;
+        dod_csr_init(&c, NULL);
+        CHECK_OK(dod_csr_build(&c, n, keys, 4, n * 3));
+        uint64_t seen = 0, sum = 0;
+        for (uint32_t k = 0; k < n; ++k) {
+            dod_csr_prefetch_rows(&c, order, n, k, c.items, sizeof(uint32_t));
+            seen += dod_csr_row_len(&c, order[k]);
+            const uint32_t *it = dod_csr_row_begin(&c, order[k]), *end = dod_csr_row_end(&c, order[k]);
+            for (; it != end; ++it)
+                sum += *it;
+        }
+        CHECK_EQ(seen, (uint64_t)n * 3);
+        CHECK_EQ(sum, n ? (uint64_t)n * 3 * (n * 3 - 1) / 2 : 0);
+        dod_csr_free(&c);
+        free(order);
+        free(keys);
+    }
+}
+
 int main(void)
 {
     test_property();
@@ -377,5 +410,6 @@ int main(void)
     test_check_finds_corruption();
     test_memory_contract();
     test_allocation_failures();
+    test_prefetch_rows();
     return check_summary("test_csr");
 }

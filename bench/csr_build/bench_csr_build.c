@@ -8,8 +8,10 @@
  *   frame                 build + the seed's query over every row in order
  *   frame_grouped         dod build + gather health/mood/speed into row order (one 12-byte
  *                         record per item) + the query over the gathered payload
- *   query_random          hack3: rows in a random permutation, regiments[items[j]]
- *   query_random_grouped  dod: the same rows over the gathered columns
+ *   query_random          hack3: rows in a random permutation, regiments[items[j]] (the
+ *                         baseline); hack3_prefetch the same with hand-written prefetch (context)
+ *   query_random_grouped  dod: the same rows over the gathered columns, with the library's
+ *                         dod_csr_prefetch_rows hint; dod_no_prefetch without it
  * Appends to bench/results/csr.jsonl; prints ratios to hack3 of the same run and PASS/FAIL
  * for the issue's targets (exit status 0 either way: timings are not correctness). */
 #include <dod/csr_build.h>
@@ -64,6 +66,28 @@ static double seed_query_random(const uint32_t *offsets, const uint32_t *items, 
     return total;
 }
 
+/* Context, not the baseline: the seed's random query with a hand-written three-stage software
+ * prefetch (offsets 24 rows ahead, items 12 ahead, the regiments themselves 6 ahead), to show
+ * how much of the grouped query's gain is the prefetch and how much the layout. */
+static double seed_query_random_prefetched(const uint32_t *offsets, const uint32_t *items,
+                                           const Regiment *g, const uint32_t *perm, uint32_t n_rows)
+{
+    double total = 0;
+    for (uint32_t k = 0; k < n_rows; ++k) {
+        if (k + 24 < n_rows)
+            __builtin_prefetch(&offsets[perm[k + 24]]);
+        if (k + 12 < n_rows)
+            __builtin_prefetch(&items[offsets[perm[k + 12]]]);
+        if (k + 6 < n_rows) {
+            uint32_t r = perm[k + 6];
+            for (uint32_t j = offsets[r]; j < offsets[r + 1]; ++j)
+                __builtin_prefetch(&g[items[j]]);
+        }
+        total += seed_query_row(offsets, items, g, perm[k]);
+    }
+    return total;
+}
+
 /* The seed's query over one row of gathered payload: the same test, read sequentially. */
 static float grouped_row(const uint32_t *offsets, const struct hms *g, uint32_t row)
 {
@@ -84,11 +108,15 @@ static double grouped_all(const world *w, const dod_csr *c)
     return total;
 }
 
-static double grouped_random(const world *w, const dod_csr *c)
+/* The random query over the gathered columns, with the library's prefetch hint (or without). */
+static double grouped_random(const world *w, const dod_csr *c, int prefetch)
 {
     double total = 0;
-    for (uint32_t k = 0; k < c->n_rows; ++k)
+    for (uint32_t k = 0; k < c->n_rows; ++k) {
+        if (prefetch)
+            dod_csr_prefetch_rows(c, w->perm, c->n_rows, k, w->grouped, sizeof(struct hms));
         total += grouped_row(c->offsets, w->grouped, w->perm[k]);
+    }
     return total;
 }
 
@@ -141,6 +169,7 @@ typedef struct variant {
     int threads;   /* 1 or 2 */
     int dod;       /* 1: dod (index t = threads - 1), 0: hack3 */
     int fresh;     /* hack3_alloc */
+    int prefetch;  /* the random queries: with software prefetch */
     double ms[MAX_RUNS];
     long allocs;   /* allocations during the timed runs, per run */
 } variant;
@@ -173,10 +202,12 @@ static void run_variant(world *w, variant *v)
         sum = grouped_all(w, &w->csr[t]);
         break;
     case OP_QUERY_RANDOM:
-        sum = seed_query_random(w->offsets, w->blob, w->regiments, w->perm, w->n_rows);
+        sum = v->prefetch ? seed_query_random_prefetched(w->offsets, w->blob, w->regiments,
+                                                         w->perm, w->n_rows)
+                          : seed_query_random(w->offsets, w->blob, w->regiments, w->perm, w->n_rows);
         break;
     case OP_QUERY_RANDOM_GROUPED:
-        sum = grouped_random(w, &w->csr[t]);
+        sum = grouped_random(w, &w->csr[t], v->prefetch);
         break;
     }
     bench_sink += (uint64_t)sum;
@@ -247,17 +278,19 @@ static void bench_one(FILE *out, uint32_t n_rows, regiment_dist dist, int runs,
     }
 
     variant vs[] = {
-        { OP_BUILD, "hack3", 1, 0, 0, { 0 }, 0 },
-        { OP_BUILD, "hack3_alloc", 1, 0, 1, { 0 }, 0 },
-        { OP_BUILD, "dod", 1, 1, 0, { 0 }, 0 },
-        { OP_BUILD, "dod", 2, 1, 0, { 0 }, 0 },
-        { OP_FRAME, "hack3", 1, 0, 0, { 0 }, 0 },
-        { OP_FRAME, "dod", 1, 1, 0, { 0 }, 0 },
-        { OP_FRAME, "dod", 2, 1, 0, { 0 }, 0 },
-        { OP_FRAME_GROUPED, "dod", 1, 1, 0, { 0 }, 0 },
-        { OP_FRAME_GROUPED, "dod", 2, 1, 0, { 0 }, 0 },
-        { OP_QUERY_RANDOM, "hack3", 1, 0, 0, { 0 }, 0 },
-        { OP_QUERY_RANDOM_GROUPED, "dod", 1, 1, 0, { 0 }, 0 },
+        { OP_BUILD, "hack3", 1, 0, 0, 0, { 0 }, 0 },
+        { OP_BUILD, "hack3_alloc", 1, 0, 1, 0, { 0 }, 0 },
+        { OP_BUILD, "dod", 1, 1, 0, 0, { 0 }, 0 },
+        { OP_BUILD, "dod", 2, 1, 0, 0, { 0 }, 0 },
+        { OP_FRAME, "hack3", 1, 0, 0, 0, { 0 }, 0 },
+        { OP_FRAME, "dod", 1, 1, 0, 0, { 0 }, 0 },
+        { OP_FRAME, "dod", 2, 1, 0, 0, { 0 }, 0 },
+        { OP_FRAME_GROUPED, "dod", 1, 1, 0, 0, { 0 }, 0 },
+        { OP_FRAME_GROUPED, "dod", 2, 1, 0, 0, { 0 }, 0 },
+        { OP_QUERY_RANDOM, "hack3", 1, 0, 0, 0, { 0 }, 0 },
+        { OP_QUERY_RANDOM, "hack3_prefetch", 1, 0, 0, 1, { 0 }, 0 },
+        { OP_QUERY_RANDOM_GROUPED, "dod", 1, 1, 0, 1, { 0 }, 0 },
+        { OP_QUERY_RANDOM_GROUPED, "dod_no_prefetch", 1, 1, 0, 0, { 0 }, 0 },
     };
     const int nv = (int)(sizeof vs / sizeof vs[0]);
     for (int rep = 0; rep < runs; ++rep) {

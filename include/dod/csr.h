@@ -103,6 +103,43 @@ static inline const uint32_t *dod_csr_row_end(const dod_csr *csr, uint32_t row)
     return csr->items + csr->offsets[row + 1];
 }
 
+/* A walk over rows in an order the hardware cannot predict (a random permutation, a list of
+ * selected rows) waits on two dependent misses a row: offsets[row], then the row's data. Call
+ * this at step k of a loop over order[0 .. n), before visiting order[k]: it prefetches the
+ * offsets of order[k + 2 * DOD_CSR_PREFETCH_AHEAD] and the first two cache lines of the row
+ * data of order[k + DOD_CSR_PREFETCH_AHEAD], so both are in cache when the loop gets there.
+ * row_data is indexed like items: csr->items itself (elem_size 4), or a column gathered into
+ * row order by dod_csr_gather (elem_size its element size). A hint only: it never faults, and
+ * compiles to nothing where the compiler has no prefetch. Measured on the 1M-row random query
+ * (docs/build.md): about 3.5x faster over gathered columns. */
+#define DOD_CSR_PREFETCH_AHEAD 8u
+
+#if defined(__GNUC__) || defined(__clang__)
+/* The empty asm that uses the address keeps GCC 12's backend from folding away all but one
+ * of several prefetches in a loop (it emits no instruction). */
+#    define DOD__PREFETCH(p)                                                                 \
+        do {                                                                                 \
+            const void *dod__prefetch_p = (p);                                               \
+            __builtin_prefetch(dod__prefetch_p);                                             \
+            __asm__ __volatile__("" : : "r"(dod__prefetch_p));                               \
+        } while (0)
+#else
+#    define DOD__PREFETCH(p) ((void)(p))
+#endif
+
+static inline void dod_csr_prefetch_rows(const dod_csr *csr, const uint32_t *order, uint32_t n,
+                                         uint32_t k, const void *row_data, size_t elem_size)
+{
+    if (k + 2 * DOD_CSR_PREFETCH_AHEAD < n)
+        DOD__PREFETCH(&csr->offsets[order[k + 2 * DOD_CSR_PREFETCH_AHEAD]]);
+    if (k + DOD_CSR_PREFETCH_AHEAD < n) {
+        const char *p = (const char *)row_data +
+                        (size_t)csr->offsets[order[k + DOD_CSR_PREFETCH_AHEAD]] * elem_size;
+        DOD__PREFETCH(p);
+        DOD__PREFETCH(p + 64);
+    }
+}
+
 #ifdef __cplusplus
 }
 #endif
