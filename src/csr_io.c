@@ -30,7 +30,7 @@ static dod_status put(sink *s, const void *data, size_t n)
  * feed `scan` for their maximum. */
 static dod_status put_words(sink *s, const uint32_t *v, size_t n, dod__csr_scan *scan)
 {
-    const size_t step = DOD__CSR_SAVE_CHUNK_BYTES / 4;
+    const size_t step = DOD__CSR_CHUNK_BYTES / 4;
     const int swap = dod__csr_swapping();
     for (size_t done = 0; done < n;) {
         size_t m = n - done < step ? n - done : step;
@@ -221,18 +221,20 @@ static dod_status read_body(FILE *f, const dod__csr_layout *l, uint32_t *offsets
 
 /* A seekable stream whose remaining length covers the claim. Nothing unverified may reach the
  * live arrays, so the offsets go to the spare half (or a fresh row block) and the items to a
- * fresh items block when one is needed anyway, else to the held block's scratch area (sized
- * for the items), copied into place once everything has passed. A steady-state load
- * allocates nothing. */
+ * fresh items block when one is needed anyway, or straight into the held one when the index
+ * has no items to lose, else to the held block's scratch area (sized for the items), copied
+ * into place once everything has passed. A steady-state load allocates nothing. */
 static dod_status load_direct(dod_csr *csr, FILE *f, const unsigned char *header,
                               const dod__csr_layout *l)
 {
+    const int in_place = csr->n_items == 0;
     dod__csr_blocks fresh;
-    dod_status st = dod__csr_prepare(csr, l->n_rows, l->n_items, (size_t)l->n_items * 4, &fresh);
+    dod_status st = dod__csr_prepare(csr, l->n_rows, l->n_items,
+                                     in_place ? 0 : (size_t)l->n_items * 4, &fresh);
     if (st != DOD_OK)
         return st;
     uint32_t *items = dod__csr_next_items(csr, &fresh);
-    uint32_t *stage = fresh.items ? items : (uint32_t *)dod__csr_next_scratch(csr, &fresh);
+    uint32_t *stage = fresh.items || in_place ? items : (uint32_t *)dod__csr_next_scratch(csr, &fresh);
     uint64_t bound = 0;
     st = read_body(f, l, dod__csr_next_offsets(csr, &fresh), stage,
                    dod__crc32c(0, header, DOD__CSR_HEADER_BYTES), &bound);

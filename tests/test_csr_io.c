@@ -255,6 +255,22 @@ static void test_load_into_held_capacity(void)
     }
     CHECK_EQ(ta.calls, calls);
     CHECK_EQ(ta.live, 2); /* row block, items block (with its scratch area) */
+
+    /* Into a cleared index the items are read in place (nothing to lose): a corrupt file
+     * leaves it empty and valid, a good one loads without allocating. */
+    dod_csr_clear(&dst);
+    ib.bytes[ib.len - 64 - 8] ^= 0x10; /* an item, near the end */
+    FILE *bad = file_with(ib.bytes, ib.len);
+    CHECK_STATUS(dod_csr_load(&dst, bad), DOD_E_CORRUPT);
+    fclose(bad);
+    ib.bytes[ib.len - 64 - 8] ^= 0x10;
+    CHECK(dst.n_rows == 0 && dst.n_items == 0 && dst.offsets[0] == 0);
+    CHECK_OK(dod_csr_check(&dst, 0));
+    FILE *good = file_with(ib.bytes, ib.len);
+    CHECK_OK(dod_csr_load(&dst, good));
+    fclose(good);
+    CHECK(dod_csr_equal(&dst, &big));
+    CHECK_EQ(ta.calls, calls);
     dod_csr_free(&dst);
     CHECK_EQ(ta.live, 0);
     dod_csr_free(&big);

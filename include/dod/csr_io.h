@@ -46,10 +46,12 @@ DOD_API dod_status dod_csr_save_mem(const dod_csr *csr, void *buf, size_t size);
  * A seekable stream is measured first: a header claiming more bytes than remain is refused
  * before anything is allocated. The data is then read, checksummed and checked in 256 KiB
  * steps into memory the live arrays do not use: the spare offsets (or a new row block) and a
- * new items block when the held one is too small, else the scratch area the items block
- * keeps after the items, copied into place once everything has passed. So a steady-state
- * load allocates nothing, at the price of one copy of the items and an items block with room
- * for a second copy (dod_csr_bytes counts it, dod_csr_shrink gives it back). A stream that
+ * new items block when the held one is too small; the held items block itself when the index
+ * has no items to lose (new or cleared with dod_csr_clear: the fastest load); else the scratch
+ * area the items block keeps after the items, copied into place once everything has passed.
+ * So a steady-state load allocates nothing; replacing items costs one more copy of them and
+ * an items block with room for a second copy (dod_csr_bytes counts it, dod_csr_shrink gives
+ * it back). A stream that
  * cannot seek (a pipe) is read into a staging buffer that grows only as bytes actually
  * arrive (at most about 3x the bytes received are ever allocated) and is then loaded as by
  * dod_csr_load_mem.
