@@ -31,17 +31,17 @@ static int count_keys(uint32_t *restrict offsets, uint32_t n_rows, const unsigne
     return 1;
 }
 
-/* Validate the values (against bound when > 0) and return 0 on a bad one; *max gets the largest. */
-static int check_values(const unsigned char *values, size_t stride, uint32_t n_items,
-                        uint32_t bound, uint32_t *max)
+int dod__csr_check_values(const dod__csr_job *job, uint32_t lo, uint32_t hi, uint32_t *max)
 {
     uint32_t m = 0;
-    for (uint32_t i = 0; i < n_items; ++i) {
-        uint32_t v = dod__load_u32(values + (size_t)i * stride);
-        m = v > m ? v : m;
+    if (job->values) {
+        for (uint32_t i = lo; i < hi; ++i) {
+            uint32_t v = dod__load_u32(job->values + (size_t)i * job->value_stride);
+            m = v > m ? v : m;
+        }
     }
     *max = m;
-    return bound == 0 || n_items == 0 || m < bound;
+    return !job->values || job->value_bound == 0 || hi == lo || m < job->value_bound;
 }
 
 /* Pass 2: turn counts into each row's start, shifted by one so pass 3 ends on offsets[r + 1]. */
@@ -80,8 +80,7 @@ static dod_status build_plain(const dod__csr_job *job, uint32_t *max_value)
     memset(job->offsets, 0, ((size_t)job->n_rows + 1) * sizeof(uint32_t));
     if (!count_keys(job->offsets, job->n_rows, job->keys, job->key_stride, job->n_items))
         return DOD_E_RANGE;
-    if (job->values && !check_values(job->values, job->value_stride, job->n_items,
-                                     job->value_bound, max_value))
+    if (!dod__csr_check_values(job, 0, job->n_items, max_value))
         return DOD_E_RANGE;
     exclusive_scan(job->offsets + 1, job->n_rows);
     if (job->values)

@@ -90,6 +90,10 @@ static inline uint32_t dod__csr_value(const dod__csr_job *job, uint32_t i)
     return job->values ? dod__load_u32(job->values + (size_t)i * job->value_stride) : i;
 }
 
+/* Check the values of items [lo, hi) against job->value_bound (when > 0); *max gets the
+ * largest (0 without values). Returns 0 on a value out of bound. */
+int dod__csr_check_values(const dod__csr_job *job, uint32_t lo, uint32_t hi, uint32_t *max);
+
 /* Item range [*lo, *hi) of block b out of n_blocks over n items (the same split everywhere). */
 static inline void dod__csr_block_range(uint32_t n, uint32_t n_blocks, uint32_t b, uint32_t *lo,
                                         uint32_t *hi)

@@ -55,13 +55,8 @@ static void count_task(void *arg, uint32_t b)
         h[key]++;
     }
     uint32_t m = 0;
-    if (ok && job->values) {
-        for (uint32_t i = lo; i < hi; ++i) {
-            uint32_t v = dod__load_u32(job->values + (size_t)i * job->value_stride);
-            m = v > m ? v : m;
-        }
-        ok = job->value_bound == 0 || hi == lo || m < job->value_bound;
-    }
+    if (ok)
+        ok = dod__csr_check_values(job, lo, hi, &m);
     c->bad[b] = (unsigned char)!ok;
     c->max_value[b] = m;
 }

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
+#include "csr_snap.h"
 
 /* The reference model: for each row, walk every item and keep those whose key matches. */
 static int matches_model(const dod_csr *idx, uint32_t n_rows, const unsigned char *keys,
@@ -126,71 +127,39 @@ static void test_edge_cases(void)
     CHECK(idx.offsets == NULL && idx.row_cap == 0);
 }
 
-/* Snapshot the visible state, to prove a failed call changed nothing. */
-typedef struct snap { dod_csr fields; uint32_t *offsets; uint32_t *items; } snap;
-
-static snap take(const dod_csr *c)
-{
-    snap s;
-    s.fields = *c;
-    s.offsets = NULL;
-    s.items = NULL;
-    if (c->offsets) {
-        s.offsets = (uint32_t *)malloc(((size_t)c->n_rows + 1) * 4);
-        memcpy(s.offsets, c->offsets, ((size_t)c->n_rows + 1) * 4);
-    }
-    if (c->n_items) {
-        s.items = (uint32_t *)malloc((size_t)c->n_items * 4);
-        memcpy(s.items, c->items, (size_t)c->n_items * 4);
-    }
-    return s;
-}
-
-static int unchanged(const dod_csr *c, snap *s)
-{
-    int ok = memcmp(&s->fields, c, sizeof *c) == 0;
-    if (ok && c->offsets)
-        ok = memcmp(s->offsets, c->offsets, ((size_t)c->n_rows + 1) * 4) == 0;
-    if (ok && c->n_items)
-        ok = memcmp(s->items, c->items, (size_t)c->n_items * 4) == 0;
-    free(s->offsets);
-    free(s->items);
-    return ok;
-}
-
 static void test_errors_leave_index_unchanged(void)
 {
     uint32_t keys[6] = { 0, 1, 2, 1, 0, 2 };
     dod_csr idx;
     dod_csr_init(&idx, NULL);
     CHECK_OK(dod_csr_build(&idx, 3, keys, 4, 6));
-    snap s;
+    csr_snap s;
 
-    s = take(&idx);
+    s = csr_snap_take(&idx);
     uint32_t bad[6] = { 0, 1, 2, 3, 0, 0 }; /* key 3 >= 3 rows, found mid-count */
     CHECK_STATUS(dod_csr_build(&idx, 3, bad, 4, 6), DOD_E_RANGE);
-    CHECK(unchanged(&idx, &s));
+    CHECK(csr_snap_unchanged(&idx, &s));
 
-    s = take(&idx);
+    s = csr_snap_take(&idx);
     uint32_t last_bad[6] = { 0, 0, 0, 0, 0, 99 };
     CHECK_STATUS(dod_csr_build(&idx, 3, last_bad, 4, 6), DOD_E_RANGE);
-    CHECK(unchanged(&idx, &s));
+    CHECK(csr_snap_unchanged(&idx, &s));
 
-    s = take(&idx); /* a bad key in a build that needs new, bigger blocks */
+    s = csr_snap_take(&idx); /* a bad key in a build that needs new, bigger blocks */
     uint32_t big_bad[64];
     for (int i = 0; i < 64; ++i)
         big_bad[i] = (uint32_t)i;
     CHECK_STATUS(dod_csr_build(&idx, 63, big_bad, 4, 64), DOD_E_RANGE);
-    CHECK(unchanged(&idx, &s));
+    CHECK(csr_snap_unchanged(&idx, &s));
 
-    s = take(&idx);
+    s = csr_snap_take(&idx);
     CHECK_STATUS(dod_csr_build(&idx, 3, NULL, 4, 6), DOD_E_INVALID);
     CHECK_STATUS(dod_csr_build(&idx, 3, keys, 3, 6), DOD_E_INVALID);
     CHECK_STATUS(dod_csr_build(&idx, 3, keys, 0, 6), DOD_E_INVALID);
     CHECK_STATUS(dod_csr_build(&idx, UINT32_MAX, keys, 4, 6), DOD_E_OVERFLOW);
     CHECK_STATUS(dod_csr_build(&idx, 0, keys, 4, 6), DOD_E_RANGE);
     CHECK_STATUS(dod_csr_reserve(&idx, UINT32_MAX, 0), DOD_E_OVERFLOW);
-    CHECK(unchanged(&idx, &s));
+    CHECK(csr_snap_unchanged(&idx, &s));
 
     CHECK_STATUS(dod_csr_build(NULL, 3, keys, 4, 6), DOD_E_INVALID);
     CHECK_STATUS(dod_csr_copy(NULL, &idx), DOD_E_INVALID);
@@ -198,9 +167,9 @@ static void test_errors_leave_index_unchanged(void)
     CHECK_STATUS(dod_csr_reserve(NULL, 1, 1), DOD_E_INVALID);
     CHECK_STATUS(dod_csr_shrink(NULL), DOD_E_INVALID);
     CHECK_STATUS(dod_csr_check(NULL, 0), DOD_E_INVALID);
-    s = take(&idx);
+    s = csr_snap_take(&idx);
     CHECK_OK(dod_csr_copy(&idx, &idx));
-    CHECK(unchanged(&idx, &s));
+    CHECK(csr_snap_unchanged(&idx, &s));
     dod_csr_free(&idx);
 }
 
@@ -336,14 +305,14 @@ static void walk_failures(csr_op op, int start_big)
                 CHECK_OK(dod_csr_build(&idx, 5000, keys, 4, 30000));
             if (start)
                 CHECK_OK(dod_csr_build(&idx, 10, keys, 4, 0));
-            snap s = take(&idx);
+            csr_snap s = csr_snap_take(&idx);
             test_alloc_fail_after(&ta, n);
             long live = ta.live;
             dod_status st = op(&idx, &src, keys);
             int hit = ta.failed > 0;
             if (hit) {
                 CHECK_STATUS(st, DOD_E_NOMEM);
-                CHECK(unchanged(&idx, &s));
+                CHECK(csr_snap_unchanged(&idx, &s));
                 CHECK_EQ(ta.live, live);
             } else {
                 CHECK_OK(st);

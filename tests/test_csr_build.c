@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
+#include "csr_snap.h"
 
 /* ---- the reference model: append each item's value to its row, in item order ---- */
 
@@ -261,35 +262,6 @@ static void test_sorted_rows(void)
     dod_csr_free(&reused);
 }
 
-/* The index's bytes, contents and capacity, to prove a failed call changed nothing. */
-typedef struct snapshot {
-    dod_csr fields;
-    uint32_t *offsets, *items;
-} snapshot;
-
-static snapshot take(const dod_csr *c)
-{
-    snapshot s;
-    s.fields = *c;
-    s.offsets = (uint32_t *)malloc(((size_t)c->n_rows + 1) * 4);
-    s.items = (uint32_t *)malloc((size_t)c->n_items * 4 + 4);
-    if (c->offsets)
-        memcpy(s.offsets, c->offsets, ((size_t)c->n_rows + 1) * 4);
-    if (c->n_items)
-        memcpy(s.items, c->items, (size_t)c->n_items * 4);
-    return s;
-}
-
-static int unchanged(const dod_csr *c, snapshot *s)
-{
-    int ok = memcmp(c, &s->fields, sizeof *c) == 0 &&
-             (!c->offsets || memcmp(c->offsets, s->offsets, ((size_t)c->n_rows + 1) * 4) == 0) &&
-             (c->n_items == 0 || memcmp(c->items, s->items, (size_t)c->n_items * 4) == 0);
-    free(s->offsets);
-    free(s->items);
-    return ok;
-}
-
 static void test_bad_input(void)
 {
     test_rng rng = { 3 };
@@ -306,9 +278,9 @@ static void test_bad_input(void)
                 uint32_t saved = load(at), bad = p == 1 ? UINT32_MAX : in.n_rows;
                 memcpy(at, &bad, 4);
                 dod_csr_desc d = desc_of(&in, e < 0 ? NULL : &execs[e], (dod_csr_strategy)s);
-                snapshot snap = take(&c);
+                csr_snap snap = csr_snap_take(&c);
                 CHECK_STATUS(dod_csr_build_desc(&c, &d), DOD_E_RANGE);
-                CHECK(unchanged(&c, &snap));
+                CHECK(csr_snap_unchanged(&c, &snap));
                 memcpy(at, &saved, 4);
             }
         }
@@ -325,9 +297,9 @@ static void test_bad_input(void)
                 d.value_stride = 4;
                 d.value_bound = 1000;
                 vals[positions[p]] = 1000 + (uint32_t)p;
-                snapshot snap = take(&c);
+                csr_snap snap = csr_snap_take(&c);
                 CHECK_STATUS(dod_csr_build_desc(&c, &d), DOD_E_RANGE);
-                CHECK(unchanged(&c, &snap));
+                CHECK(csr_snap_unchanged(&c, &snap));
                 vals[positions[p]] = 7;
                 d.value_bound = 0; /* no bound: any value is fine */
                 vals[positions[p]] = UINT32_MAX;
@@ -344,7 +316,7 @@ static void test_bad_input(void)
 
     /* Malformed descriptions. */
     dod_csr_desc d = desc_of(&in, NULL, DOD_CSR_AUTO);
-    snapshot snap = take(&c);
+    csr_snap snap = csr_snap_take(&c);
     CHECK_STATUS(dod_csr_build_desc(NULL, &d), DOD_E_INVALID);
     CHECK_STATUS(dod_csr_build_desc(&c, NULL), DOD_E_INVALID);
     d.keys = NULL;
@@ -370,7 +342,7 @@ static void test_bad_input(void)
     CHECK_STATUS(dod_csr_build_desc(&c, &d), DOD_E_OVERFLOW);
     d.n_rows = 0;
     CHECK_STATUS(dod_csr_build_desc(&c, &d), DOD_E_RANGE);
-    CHECK(unchanged(&c, &snap));
+    CHECK(csr_snap_unchanged(&c, &snap));
 
     /* Zero strides mean 4, and 0 rows with 0 items is a valid empty index. */
     d = desc_of(&in, NULL, DOD_CSR_AUTO);
@@ -408,11 +380,10 @@ static void test_alloc_failures(void)
                 uint32_t keys[2] = { 0, 1 };
                 CHECK_OK(dod_csr_build(&c, 2, keys, 4, 2)); /* holds too little */
                 test_alloc_fail_after(&t, fail);
-                snapshot snap = take(&c);
+                csr_snap snap = csr_snap_take(&c);
                 dod_status st = dod_csr_build_desc(&c, &d);
                 if (st == DOD_OK) {
-                    free(snap.offsets);
-                    free(snap.items);
+                    csr_snap_drop(&snap);
                     test_alloc_fail_after(&t, -1);
                     long before = t.calls;
                     CHECK_OK(dod_csr_build_desc(&c, &d));
@@ -427,7 +398,7 @@ static void test_alloc_failures(void)
                     break;
                 }
                 CHECK_STATUS(st, DOD_E_NOMEM);
-                CHECK(unchanged(&c, &snap));
+                CHECK(csr_snap_unchanged(&c, &snap));
                 walked++;
                 dod_csr_free(&c);
                 test_alloc_finish(&t);
@@ -466,16 +437,15 @@ static void test_plain_api_blocks(void)
         uint32_t keys[2] = { 0, 1 };
         CHECK_OK(dod_csr_build(&c, 2, keys, 4, 2));
         test_alloc_fail_after(&t, fail);
-        snapshot snap = take(&c);
+        csr_snap snap = csr_snap_take(&c);
         dod_status st = dod_csr_reserve(&c, in.n_rows, in.n_items);
         test_alloc_fail_after(&t, -1);
         if (st == DOD_OK) {
-            free(snap.offsets);
-            free(snap.items);
+            csr_snap_drop(&snap);
             break;
         }
         CHECK_STATUS(st, DOD_E_NOMEM);
-        CHECK(unchanged(&c, &snap));
+        CHECK(csr_snap_unchanged(&c, &snap));
         dod_csr_free(&c);
         walked++;
     }
@@ -537,9 +507,9 @@ static void test_arena_scratch(void)
         CHECK_OK(dod_arena_push(&arena, 40, 8, &first));
         used = dod_arena_used(&arena);
         test_alloc_fail_after(&ta, 0);
-        snapshot snap = take(&c);
+        csr_snap snap = csr_snap_take(&c);
         CHECK_STATUS(dod_csr_build_desc(&c, &d), DOD_E_NOMEM);
-        CHECK(unchanged(&c, &snap));
+        CHECK(csr_snap_unchanged(&c, &snap));
         CHECK_EQ(tc.calls, index_calls);
         CHECK_EQ(dod_arena_used(&arena), used);
         test_alloc_fail_after(&ta, -1);

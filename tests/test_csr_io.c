@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "check.h"
+#include "csr_snap.h"
 #include "crc32c.h"
 #include "csr_format.h"
 
@@ -70,49 +71,6 @@ static FILE *pipe_with(const void *p, size_t len)
     CHECK_EQ((size_t)write(fds[1], p, len), len);
     close(fds[1]);
     return fdopen(fds[0], "rb");
-}
-
-/* Snapshot the visible state, to prove a failed call changed nothing. */
-typedef struct snap { dod_csr fields; uint32_t *offsets; uint32_t *items; } snap;
-
-static snap take(const dod_csr *c)
-{
-    snap s;
-    s.fields = *c;
-    s.offsets = NULL;
-    s.items = NULL;
-    if (c->offsets) {
-        s.offsets = (uint32_t *)malloc(((size_t)c->n_rows + 1) * 4);
-        memcpy(s.offsets, c->offsets, ((size_t)c->n_rows + 1) * 4);
-    }
-    if (c->n_items) {
-        s.items = (uint32_t *)malloc((size_t)c->n_items * 4);
-        memcpy(s.items, c->items, (size_t)c->n_items * 4);
-    }
-    return s;
-}
-
-static int same(const dod_csr *c, const snap *s)
-{
-    int ok = memcmp(&s->fields, c, sizeof *c) == 0;
-    if (ok && c->offsets)
-        ok = memcmp(s->offsets, c->offsets, ((size_t)c->n_rows + 1) * 4) == 0;
-    if (ok && c->n_items)
-        ok = memcmp(s->items, c->items, (size_t)c->n_items * 4) == 0;
-    return ok;
-}
-
-static void drop(snap *s)
-{
-    free(s->offsets);
-    free(s->items);
-}
-
-static int unchanged(const dod_csr *c, snap *s)
-{
-    int ok = same(c, s);
-    drop(s);
-    return ok;
 }
 
 static int view_matches(const dod_csr_view *v, const dod_csr *c)
@@ -391,9 +349,9 @@ static void test_swap_path(void)
     dod_csr_view v;
     CHECK_STATUS(dod_csr_view_open(&v, be.bytes, be.len, DOD_VALIDATE_NONE), DOD_E_INVALID);
     /* The host's own bytes are not what a swapping host accepts. */
-    snap s = take(&back);
+    csr_snap s = csr_snap_take(&back);
     CHECK_STATUS(dod_csr_load_mem(&back, le.bytes, le.len), DOD_E_CORRUPT);
-    CHECK(unchanged(&back, &s));
+    CHECK(csr_snap_unchanged(&back, &s));
     dod__csr_force_swap = 0;
     CHECK_STATUS(dod_csr_load_mem(&back, be.bytes, be.len), DOD_E_CORRUPT);
     dod_csr_free(&idx);
@@ -409,24 +367,24 @@ static void expect_refused(dod_csr *target, const unsigned char *bytes, size_t l
                            dod_status want, int check_stream)
 {
     image im = image_copy(bytes, len);
-    snap s = take(target);
+    csr_snap s = csr_snap_take(target);
     CHECK_STATUS(dod_csr_load_mem(target, im.bytes, len), want);
-    CHECK(same(target, &s));
+    CHECK(csr_snap_same(target, &s));
     dod_csr_view v;
     CHECK_STATUS(dod_csr_view_open(&v, im.bytes, len, DOD_VALIDATE_FULL), want);
     if (check_stream) {
         FILE *f = file_with(bytes, len);
         CHECK_STATUS(dod_csr_load(target, f), want);
-        CHECK(same(target, &s));
+        CHECK(csr_snap_same(target, &s));
         fclose(f);
         if (len < 60000) {
             FILE *p = pipe_with(bytes, len);
             CHECK_STATUS(dod_csr_load(target, p), want);
-            CHECK(same(target, &s));
+            CHECK(csr_snap_same(target, &s));
             fclose(p);
         }
     }
-    drop(&s);
+    csr_snap_drop(&s);
     free(im.bytes);
 }
 
@@ -455,10 +413,10 @@ static void sweep(const dod_csr *src, dod_csr *target, int streams)
         }
         im.bytes[bit / 8] ^= (unsigned char)(1u << (bit % 8));
     }
-    snap s = take(target);
+    csr_snap s = csr_snap_take(target);
     CHECK_OK(dod_csr_load_mem(target, im.bytes, im.len)); /* the intact image still loads */
     CHECK(dod_csr_equal(target, src));
-    drop(&s);
+    csr_snap_drop(&s);
     free(im.bytes);
 }
 
@@ -509,7 +467,7 @@ static void test_lying_headers(void)
         dod_allocator al = test_alloc_get(&ta);
         dod_csr t;
         dod_csr_init(&t, &al);
-        snap s = take(&t);
+        csr_snap s = csr_snap_take(&t);
         CHECK_STATUS(dod_csr_load_mem(&t, lie.bytes, lie.len), DOD_E_CORRUPT);
         FILE *f = file_with(lie.bytes, lie.len);
         CHECK_STATUS(dod_csr_load(&t, f), DOD_E_CORRUPT);
@@ -522,7 +480,7 @@ static void test_lying_headers(void)
         CHECK_STATUS(dod_csr_load(&t, p), DOD_E_CORRUPT);
         fclose(p);
         CHECK(ta.peak_bytes <= 3 * lie.len + 4096);
-        CHECK(unchanged(&t, &s));
+        CHECK(csr_snap_unchanged(&t, &s));
         dod_csr_view v;
         dod_status want = other_length ? DOD_E_CORRUPT : DOD_OK; /* HEADER trusts the data */
         CHECK_STATUS(dod_csr_view_open(&v, lie.bytes, lie.len, DOD_VALIDATE_HEADER), want);
@@ -644,9 +602,9 @@ static void test_argument_errors(void)
     CHECK_STATUS(dod_csr_save(&idx, f), DOD_E_IO);
     fclose(f);
     f = fopen(path, "wb");
-    snap s = take(&idx);
+    csr_snap s = csr_snap_take(&idx);
     CHECK_STATUS(dod_csr_load(&idx, f), DOD_E_IO);
-    CHECK(unchanged(&idx, &s));
+    CHECK(csr_snap_unchanged(&idx, &s));
     fclose(f);
     remove(path);
 
@@ -685,7 +643,7 @@ static void walk_load_failures(how how_, int start_built)
             build_random(&t, &rng, 10, 30, 4);
         if (start_built == 2) /* big enough: a stream load stages in the scratch area */
             build_random(&t, &rng, 1000, 4000, 4);
-        snap s = take(&t);
+        csr_snap s = csr_snap_take(&t);
         long live = ta.live;
         FILE *f = how_ == BY_FILE ? file_with(im.bytes, im.len)
                   : how_ == BY_PIPE ? pipe_with(im.bytes, im.len) : NULL;
@@ -694,12 +652,12 @@ static void walk_load_failures(how how_, int start_built)
         int hit = ta.failed > 0;
         if (hit) {
             CHECK_STATUS(st, DOD_E_NOMEM);
-            CHECK(unchanged(&t, &s));
+            CHECK(csr_snap_unchanged(&t, &s));
             CHECK_EQ(ta.live, live);
         } else {
             CHECK_OK(st);
             CHECK(dod_csr_equal(&t, &src));
-            drop(&s);
+            csr_snap_drop(&s);
         }
         if (f)
             fclose(f);

@@ -32,16 +32,6 @@
 #include <stddef.h>
 #include <string.h>
 
-/* Generated helpers a program does not call must not warn (clang's -Wunused-function
- * counts functions expanded in the main file). */
-#ifndef DOD__GENERATED
-#  if defined(__GNUC__) || defined(__clang__)
-#    define DOD__GENERATED static inline __attribute__((unused))
-#  else
-#    define DOD__GENERATED static inline
-#  endif
-#endif
-
 /* The default lane count: 16 floats, one 64-byte line per field per tile. */
 #define DOD_AOSOA_W 16
 

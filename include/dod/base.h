@@ -28,6 +28,14 @@ extern "C" {
 /* Every buffer dod allocates for its own arrays is aligned to this (a cache line). */
 #define DOD_ALIGN 64
 
+/* For the X-macro headers: generated helpers a program does not call must not warn (clang's
+ * -Wunused-function counts functions expanded in the main file). */
+#if defined(__GNUC__) || defined(__clang__)
+#  define DOD__GENERATED static inline __attribute__((unused))
+#else
+#  define DOD__GENERATED static inline
+#endif
+
 typedef enum dod_status {
     DOD_OK = 0,
     DOD_E_INVALID,   /* an argument is NULL, zero or malformed where that is not allowed */

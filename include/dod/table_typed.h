@@ -29,16 +29,6 @@
 #include <stddef.h>
 #include <string.h>
 
-/* Generated helpers a program does not call must not warn (clang's -Wunused-function
- * counts functions expanded in the main file). */
-#ifndef DOD__GENERATED
-#  if defined(__GNUC__) || defined(__clang__)
-#    define DOD__GENERATED static inline __attribute__((unused))
-#  else
-#    define DOD__GENERATED static inline
-#  endif
-#endif
-
 #ifdef __cplusplus
 #  define DOD_ALIGNOF(type) alignof(type)
 #else
