@@ -94,6 +94,21 @@ static inline uint32_t dod__csr_value(const dod__csr_job *job, uint32_t i)
  * largest (0 without values). Returns 0 on a value out of bound. */
 int dod__csr_check_values(const dod__csr_job *job, uint32_t lo, uint32_t hi, uint32_t *max);
 
+/* The first i in [0, n) with a[i] >= at, or n (a is non-decreasing): where a task's share of
+ * rows or partitions begins. */
+static inline uint32_t dod__csr_first_at(const uint32_t *a, uint32_t n, uint32_t at)
+{
+    uint32_t lo = 0, hi = n;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (a[mid] < at)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 /* Item range [*lo, *hi) of block b out of n_blocks over n items (the same split everywhere). */
 static inline void dod__csr_block_range(uint32_t n, uint32_t n_blocks, uint32_t b, uint32_t *lo,
                                         uint32_t *hi)

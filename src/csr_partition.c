@@ -249,20 +249,6 @@ static void finish_partition(uint32_t *restrict offsets1, uint32_t *restrict ite
     }
 }
 
-/* First partition whose start is >= at (part_start is non-decreasing). */
-static uint32_t first_part_at(const uint32_t *part_start, uint32_t n_parts, uint32_t at)
-{
-    uint32_t lo = 0, hi = n_parts;
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (part_start[mid] < at)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
 static void finish_task(void *arg, uint32_t t)
 {
     ctx *c = (ctx *)arg;
@@ -271,8 +257,8 @@ static void finish_task(void *arg, uint32_t t)
     /* Task t takes the partitions that start inside its share of the items (the last task also
      * takes the empty partitions at the end), so the tasks cover every partition once. */
     dod__csr_block_range(job->n_items, c->n_finish_tasks, t, &lo, &hi);
-    uint32_t p0 = t == 0 ? 0 : first_part_at(c->part_start, P, lo);
-    uint32_t p1 = t + 1 == c->n_finish_tasks ? P : first_part_at(c->part_start, P, hi);
+    uint32_t p0 = t == 0 ? 0 : dod__csr_first_at(c->part_start, P, lo);
+    uint32_t p1 = t + 1 == c->n_finish_tasks ? P : dod__csr_first_at(c->part_start, P, hi);
     for (uint32_t p = p0; p < p1; ++p) {
         uint32_t row_lo = p << c->l.shift;
         uint32_t row_hi = p + 1 == P ? job->n_rows : (p + 1) << c->l.shift;

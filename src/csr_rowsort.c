@@ -29,27 +29,13 @@ typedef struct ctx {
     uint32_t n_rows, n_items, n_tasks;
 } ctx;
 
-/* First row whose start is >= at. */
-static uint32_t first_row_at(const uint32_t *offsets, uint32_t n_rows, uint32_t at)
-{
-    uint32_t lo = 0, hi = n_rows;
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (offsets[mid] < at)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
 static void sort_task(void *arg, uint32_t t)
 {
     ctx *c = (ctx *)arg;
     uint32_t lo, hi;
     dod__csr_block_range(c->n_items, c->n_tasks, t, &lo, &hi);
-    uint32_t r0 = t == 0 ? 0 : first_row_at(c->offsets, c->n_rows, lo);
-    uint32_t r1 = t + 1 == c->n_tasks ? c->n_rows : first_row_at(c->offsets, c->n_rows, hi);
+    uint32_t r0 = t == 0 ? 0 : dod__csr_first_at(c->offsets, c->n_rows, lo);
+    uint32_t r1 = t + 1 == c->n_tasks ? c->n_rows : dod__csr_first_at(c->offsets, c->n_rows, hi);
     for (uint32_t r = r0; r < r1; ++r) {
         uint32_t n = c->offsets[r + 1] - c->offsets[r];
         uint32_t *v = c->items + c->offsets[r];
