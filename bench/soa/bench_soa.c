@@ -212,23 +212,26 @@ static void bench_step(size_t n, int passes, double *soa_min_out, double *aos_mi
     hot8_from_soa(t8, hot_soa8, n);
     hot16_from_soa(t16, hot_soa, n);
 
-    double t_aos[MAX_PASSES], t_hot[MAX_PASSES], t_soa[MAX_PASSES], t_a8[MAX_PASSES],
-        t_a16[MAX_PASSES];
+    /* Every pass runs every layout once, starting one later each pass, so no layout always
+     * follows the same neighbour (whose dirty lines it would write back). */
+    enum { L_AOS, L_HOT, L_SOA, L_A8, L_A16, N_LAYOUTS };
+    double t[N_LAYOUTS][MAX_PASSES];
     for (int p = 0; p < passes; ++p) {
-        double t0 = bench_now_ms();
-        step_aos(aos, n, black_box_dt);
-        double t1 = bench_now_ms();
-        step_hot(hot, n, black_box_dt);
-        double t2 = bench_now_ms();
-        step_soa(ent_columns(&table), dod_table_len(&table), black_box_dt);
-        double t3 = bench_now_ms();
-        step_aosoa8(t8, n, black_box_dt);
-        double t4 = bench_now_ms();
-        step_aosoa16(t16, n, black_box_dt);
-        double t5 = bench_now_ms();
-        t_aos[p] = t1 - t0, t_hot[p] = t2 - t1, t_soa[p] = t3 - t2;
-        t_a8[p] = t4 - t3, t_a16[p] = t5 - t4;
+        for (int k = 0; k < N_LAYOUTS; ++k) {
+            int l = (k + p) % N_LAYOUTS;
+            double t0 = bench_now_ms();
+            switch (l) {
+            case L_AOS: step_aos(aos, n, black_box_dt); break;
+            case L_HOT: step_hot(hot, n, black_box_dt); break;
+            case L_SOA: step_soa(ent_columns(&table), dod_table_len(&table), black_box_dt); break;
+            case L_A8: step_aosoa8(t8, n, black_box_dt); break;
+            default: step_aosoa16(t16, n, black_box_dt); break;
+            }
+            t[l][p] = bench_now_ms() - t0;
+        }
     }
+    double *t_aos = t[L_AOS], *t_hot = t[L_HOT], *t_soa = t[L_SOA], *t_a8 = t[L_A8],
+           *t_a16 = t[L_A16];
     printf("size_of Entity %zu B, Hot %zu B, Cold %zu B; table row %zu B in %u groups\n",
            sizeof(Entity), sizeof(Hot), sizeof(Cold), column_bytes(&table), table.n_groups);
     emit("aos", "step", n, t_aos, passes, sizeof(Entity));
