@@ -8,7 +8,15 @@
 #define _POSIX_C_SOURCE 200809L
 #include <dod/exec.h>
 #include <pthread.h>
+#include "exec_internal.h"
 #include "internal.h"
+
+static int start_thread(pthread_t *thread, void *(*fn)(void *), void *arg)
+{
+    return pthread_create(thread, NULL, fn, arg);
+}
+
+int (*dod__exec_start_thread)(pthread_t *thread, void *(*fn)(void *), void *arg) = start_thread;
 
 struct dod_threadpool {
     dod_allocator alloc;
@@ -146,7 +154,7 @@ dod_status dod_threadpool_create(dod_threadpool **pool, uint32_t n_threads,
         return DOD_E_STATE;
     }
     for (uint32_t i = 0; i + 1 < n_threads; ++i) {
-        if (pthread_create(&p->workers[i], NULL, worker_main, p) != 0) {
+        if (dod__exec_start_thread(&p->workers[i], worker_main, p) != 0) {
             shut_down(p, i);
             dod__free(&a, p, bytes);
             return DOD_E_STATE;

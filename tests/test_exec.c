@@ -1,10 +1,12 @@
 /* The built-in thread pool: every index runs exactly once, for any task count, on any number
  * of threads; creation validates and cleans up after every failed allocation. */
 #include <dod/exec.h>
+#include <errno.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
+#include "exec_internal.h"
 
 typedef struct hits {
     unsigned char *seen; /* one counter per index; each task writes only its own */
@@ -129,6 +131,40 @@ static void test_errors(void)
     }
 }
 
+/* Thread creation failing at the k-th worker: DOD_E_STATE, *pool untouched, the workers
+ * already started stopped and joined (the sanitizers see any thread or byte left behind). */
+static int starts_left;
+static int failing_start(pthread_t *thread, void *(*fn)(void *), void *arg)
+{
+    if (starts_left-- == 0)
+        return EAGAIN; /* as pthread_create reports running out of threads */
+    return pthread_create(thread, NULL, fn, arg);
+}
+
+static void test_thread_start_failure(void)
+{
+    int (*real)(pthread_t *, void *(*)(void *), void *) = dod__exec_start_thread;
+    dod__exec_start_thread = failing_start;
+    for (int k = 0; k < 3; ++k) {
+        test_alloc t;
+        test_alloc_init(&t);
+        dod_allocator a = test_alloc_get(&t);
+        dod_threadpool *pool = (dod_threadpool *)&pool;
+        dod_threadpool *marker = pool;
+        starts_left = k;
+        CHECK_STATUS(dod_threadpool_create(&pool, 4, &a), DOD_E_STATE);
+        CHECK(pool == marker);
+        CHECK_EQ(t.live, 0);
+        test_alloc_finish(&t);
+    }
+    dod__exec_start_thread = real;
+    dod_threadpool *pool = NULL;
+    CHECK_OK(dod_threadpool_create(&pool, 4, NULL));
+    dod_executor e = dod_threadpool_executor(pool);
+    CHECK(runs_each_once(&e, 100));
+    dod_threadpool_destroy(pool);
+}
+
 int main(void)
 {
     test_runs(1);
@@ -137,5 +173,6 @@ int main(void)
     test_runs(8);
     test_parallel();
     test_errors();
+    test_thread_start_failure();
     return check_summary("test_exec");
 }
