@@ -369,7 +369,7 @@ static void test_alloc_failures(void)
     input in = make_input(&rng, UNIFORM, 300000, 100000, 4, 0, 0);
     for (int s = DOD_CSR_AUTO; s <= DOD_CSR_PARTITIONED; ++s) {
         for (int e = -1; e < 2; ++e) {
-            dod_csr_desc d = desc_of(&in, e < 0 ? NULL : &execs[1], (dod_csr_strategy)s);
+            dod_csr_desc d = desc_of(&in, e < 0 ? NULL : &execs[e], (dod_csr_strategy)s);
             long walked = 0;
             for (long fail = 0;; ++fail) {
                 test_alloc t;
@@ -471,7 +471,7 @@ static void test_arena_scratch(void)
     test_rng rng = { 23 };
     input in = make_input(&rng, UNIFORM, 300000, 600000, 4, 0, 0);
     for (int e = -1; e < 2; ++e) {
-        const dod_executor *exec = e < 0 ? NULL : &execs[1];
+        const dod_executor *exec = e < 0 ? NULL : &execs[e];
         dod_csr_desc d = desc_of(&in, exec, DOD_CSR_PARTITIONED);
         dod_csr held;
         dod_csr_init(&held, NULL);
