@@ -176,11 +176,12 @@ dod_status dod_csr_build_desc(dod_csr *csr, const dod_csr_desc *d)
     void *arena_scratch = NULL;
     if (d->scratch && scratch > 0) {
         mark = dod_arena_get_mark(d->scratch);
-        if (dod_arena_push(d->scratch, scratch, 64, &arena_scratch) != DOD_OK)
+        if (dod_arena_push(d->scratch, scratch, DOD_ALIGN, &arena_scratch) != DOD_OK)
             return DOD_E_NOMEM;
     }
     dod__csr_blocks fresh;
-    dod_status st = dod__csr_prepare(csr, d->n_rows, d->n_items, arena_scratch ? 0 : scratch, &fresh);
+    dod_status st =
+        dod__csr_prepare(csr, d->n_rows, d->n_items, arena_scratch ? 0 : scratch, &fresh);
     if (st == DOD_OK) {
         job.offsets = dod__csr_next_offsets(csr, &fresh);
         job.items = dod__csr_next_items(csr, &fresh);

@@ -234,7 +234,8 @@ static dod_status load_direct(dod_csr *csr, FILE *f, const unsigned char *header
     if (st != DOD_OK)
         return st;
     uint32_t *items = dod__csr_next_items(csr, &fresh);
-    uint32_t *stage = fresh.items || in_place ? items : (uint32_t *)dod__csr_next_scratch(csr, &fresh);
+    uint32_t *stage =
+        fresh.items || in_place ? items : (uint32_t *)dod__csr_next_scratch(csr, &fresh);
     uint64_t bound = 0;
     st = read_body(f, l, dod__csr_next_offsets(csr, &fresh), stage,
                    dod__crc32c(0, header, DOD__CSR_HEADER_BYTES), &bound);

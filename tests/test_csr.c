@@ -359,8 +359,8 @@ static void test_prefetch_rows(void)
         for (uint32_t k = 0; k < n; ++k) {
             dod_csr_prefetch_rows(&c, order, n, k, c.items, sizeof(uint32_t));
             seen += dod_csr_row_len(&c, order[k]);
-            const uint32_t *it = dod_csr_row_begin(&c, order[k]), *end = dod_csr_row_end(&c, order[k]);
-            for (; it != end; ++it)
+            const uint32_t *it = dod_csr_row_begin(&c, order[k]);
+            for (const uint32_t *end = dod_csr_row_end(&c, order[k]); it != end; ++it)
                 sum += *it;
         }
         CHECK_EQ(seen, (uint64_t)n * 3);

@@ -202,9 +202,11 @@ static void run_variant(world *w, variant *v)
         sum = grouped_all(w, &w->csr[t]);
         break;
     case OP_QUERY_RANDOM:
-        sum = v->prefetch ? seed_query_random_prefetched(w->offsets, w->blob, w->regiments,
-                                                         w->perm, w->n_rows)
-                          : seed_query_random(w->offsets, w->blob, w->regiments, w->perm, w->n_rows);
+        if (v->prefetch)
+            sum = seed_query_random_prefetched(w->offsets, w->blob, w->regiments, w->perm,
+                                               w->n_rows);
+        else
+            sum = seed_query_random(w->offsets, w->blob, w->regiments, w->perm, w->n_rows);
         break;
     case OP_QUERY_RANDOM_GROUPED:
         sum = grouped_random(w, &w->csr[t], v->prefetch);

@@ -29,6 +29,12 @@ static const char *file_of[N_VARIANTS] = { "dod_bench_csr_io_dod.bin",
                                            "dod_bench_csr_io_fwrite.bin" };
 static char path_of[N_VARIANTS][512];
 
+/* The full-validation loads exist for dod only. */
+static int measured(int v, int op)
+{
+    return op < OP_LOAD_FULL || v == V_DOD;
+}
+
 /* The files go to $DOD_BENCH_TMPDIR, else /dev/shm when it is a writable directory, else
  * /tmp. On a disk-backed /tmp the kernel's writeback of earlier saves lands in later timings
  * (the raw fwrite itself varied 14 - 40 ms at 1M rows); a memory-backed file system measures
@@ -203,7 +209,7 @@ static int run_size(FILE *out, uint32_t n_rows, int runs)
             ok = save(&w, v);
             t[v][OP_SAVE][rep] = bench_now_ms() - t0;
             for (int op = OP_LOAD; op < N_OPS && ok; ++op) {
-                if (op >= OP_LOAD_FULL && v != V_DOD)
+                if (!measured(v, op))
                     continue;
                 long before = w.loaded_count.allocs;
                 t0 = bench_now_ms();
@@ -222,7 +228,7 @@ static int run_size(FILE *out, uint32_t n_rows, int runs)
     double mins[N_VARIANTS][N_OPS], meds[N_VARIANTS][N_OPS];
     for (int v = 0; v < N_VARIANTS; ++v) {
         for (int op = 0; op < N_OPS; ++op) {
-            if (op >= OP_LOAD_FULL && v != V_DOD)
+            if (!measured(v, op))
                 continue;
             mins[v][op] = bench_min(t[v][op], runs);
             meds[v][op] = bench_median(t[v][op], runs);

@@ -60,7 +60,8 @@ DOD_API dod_status dod_csr_copy(dod_csr *dst, const dod_csr *src);
 
 /* Make sure dod_csr_build and dod_csr_copy of up to n_rows rows and n_items items allocate
  * nothing. (The partitioned and parallel builds of dod_csr_build_desc also need scratch: pass
- * them an arena, or the index keeps what its first such build took.) Contents are kept. Errors (index unchanged): DOD_E_INVALID, DOD_E_OVERFLOW, DOD_E_NOMEM. */
+ * them an arena, or the index keeps what its first such build took.) Contents are kept.
+ * Errors (index unchanged): DOD_E_INVALID, DOD_E_OVERFLOW, DOD_E_NOMEM. */
 DOD_API dod_status dod_csr_reserve(dod_csr *csr, uint32_t n_rows, uint32_t n_items);
 
 /* Release capacity beyond the current sizes (an empty, never-built index holds nothing).

@@ -52,8 +52,9 @@ typedef struct dod_csr_desc { /* zero = default for every field */
  *   DOD_E_RANGE     some key >= n_rows, or some value >= value_bound
  *   DOD_E_OVERFLOW  n_rows == UINT32_MAX, or byte counts that do not fit size_t
  *   DOD_E_NOMEM     the allocator (or the scratch arena) failed
- * Thread safety: exclusive access to csr and to the scratch arena; keys and values are only read. The executor's
- * tasks touch disjoint parts of the output, so the result never depends on their order. */
+ * Thread safety: exclusive access to csr and to the scratch arena; keys and values are only
+ * read. The executor's tasks touch disjoint parts of the output, so the result never depends
+ * on their order. */
 DOD_API dod_status dod_csr_build_desc(dod_csr *csr, const dod_csr_desc *desc);
 
 /* One column for the gather: dst receives n_items elements of `size` bytes packed back to

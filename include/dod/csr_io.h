@@ -51,10 +51,9 @@ DOD_API dod_status dod_csr_save_mem(const dod_csr *csr, void *buf, size_t size);
  * area the items block keeps after the items, copied into place once everything has passed.
  * So a steady-state load allocates nothing; replacing items costs one more copy of them and
  * an items block with room for a second copy (dod_csr_bytes counts it, dod_csr_shrink gives
- * it back). A stream that
- * cannot seek (a pipe) is read into a staging buffer that grows only as bytes actually
- * arrive (at most about 3x the bytes received are ever allocated) and is then loaded as by
- * dod_csr_load_mem.
+ * it back). A stream that cannot seek (a pipe) is read into a staging buffer that grows only
+ * as bytes actually arrive (at most about 3x the bytes received are ever allocated) and is
+ * then loaded as by dod_csr_load_mem.
  *
  * Errors, each leaving the index exactly as it was: DOD_E_INVALID (csr or f NULL),
  * DOD_E_CORRUPT (any check above fails, including a stream that ends early), DOD_E_OVERFLOW
