@@ -175,14 +175,14 @@ static float grid_distance(void *ctx, uint32_t node, uint32_t target)
 
 static dod_status regiments_create(dod_table *t, const options *o, const map *m)
 {
-    const dod_column_desc cols[N_COLS] = {
+    const dod_table_column_desc cols[N_COLS] = {
         { 4, 4, 0 }, { 4, 4, 0 }, { 4, 4, 1 }, { 4, 4, 1 }, { 4, 4, 1 },
     };
     dod_status st = dod_table_init(t, cols, N_COLS, NULL);
     if (st == DOD_OK)
         st = dod_table_reserve(t, o->regiments);
     for (uint32_t i = 0; st == DOD_OK && i < o->regiments; ++i) {
-        dod_handle h;
+        dod_table_handle h;
         st = dod_table_push(t, &h);
     }
     if (st != DOD_OK)
@@ -215,7 +215,7 @@ static dod_status regiments_create(dod_table *t, const options *o, const map *m)
 /* One regiment in `every` steps to a neighbouring cell, tired by the march. */
 static void regiments_move(dod_table *t, const map *m, uint64_t tick, uint32_t every)
 {
-    uint32_t n = dod_table_len(t);
+    uint32_t n = dod_table_count(t);
     uint32_t *loc = (uint32_t *)dod_table_column(t, COL_LOCATION);
     float *mood = (float *)dod_table_column(t, COL_MOOD);
     for (uint32_t i = 0; i < n; ++i) {
@@ -236,7 +236,7 @@ static long run_ai(worker *w, const world_frame *f)
     long bad = 0;
     const float *health = (const float *)dod_table_column(&f->regiments, COL_HEALTH);
     const float *mood = (const float *)dod_table_column(&f->regiments, COL_MOOD);
-    uint32_t n = dod_table_len(&f->regiments);
+    uint32_t n = dod_table_count(&f->regiments);
     dod_reduce_out strength = { w->sum, NULL, w->hi, NULL }, morale = { NULL, w->lo, NULL, w->mean };
     bad += dod_reduce_rows(&f->by_army, health, sizeof(float), n, &strength, NULL) != DOD_OK;
     bad += dod_reduce_rows(&f->by_army, mood, sizeof(float), n, &morale, NULL) != DOD_OK;
@@ -288,8 +288,9 @@ static long run_path(worker *w, const world_frame *f)
         uint32_t target = (uint32_t)ty * m->width + (uint32_t)tx;
         crowd_ctx c = { &f->by_location, wd->crowd_limit, target };
         dod_graph_route route;
-        if (dod_graph_path(&m->adjacency, m->cost, source, target, grid_distance, (void *)m,
-                           not_crowded, &c, &w->scratch, &route) != DOD_OK) {
+        dod_graph_path_desc pd = { m->cost, source, target, grid_distance, (void *)m,
+                                   not_crowded, &c };
+        if (dod_graph_path(&m->adjacency, &pd, &w->scratch, &route) != DOD_OK) {
             ++bad;
             continue;
         }
@@ -397,7 +398,7 @@ static dod_status build_indexes(world_frame *f, uint32_t n_locations, uint32_t n
 {
     dod_csr_desc d;
     memset(&d, 0, sizeof d);
-    d.n_items = dod_table_len(&f->regiments);
+    d.n_items = dod_table_count(&f->regiments);
     d.exec = exec;
     d.scratch = scratch;
     d.n_rows = n_locations;

@@ -1,6 +1,6 @@
 /* libFuzzer target: arbitrary bytes (as given, and with their CRCs recomputed) into
- * dod_csr_load_mem, dod_csr_load (a seekable stream) and the view at DOD_VALIDATE_HEADER and
- * DOD_VALIDATE_FULL. Whatever the bytes, nothing may
+ * dod_csr_load_mem, dod_csr_load (a seekable stream) and the view at DOD_CSR_VIEW_VALIDATE_HEADER and
+ * DOD_CSR_VIEW_VALIDATE_FULL. Whatever the bytes, nothing may
  * read out of bounds or leak, the loaders and the full view must agree (a stream may hold more
  * after one index), and an accepted index or full view must satisfy every invariant (walked
  * row by row). */
@@ -59,14 +59,14 @@ static void one_input(const uint8_t *data, size_t size)
         walk_index(&a);
 
     dod_csr_view v;
-    dod_status st_full = dod_csr_view_open(&v, aligned, size, DOD_VALIDATE_FULL);
+    dod_status st_full = dod_csr_view_open(&v, aligned, size, DOD_CSR_VIEW_VALIDATE_FULL);
     require((st_full == DOD_OK) == (st_mem == DOD_OK));
     if (st_full == DOD_OK) {
         walk_view(&v);
         require(v.n_rows == a.n_rows && v.n_items == a.n_items);
     }
     dod_csr_view h;
-    if (dod_csr_view_open(&h, aligned, size, DOD_VALIDATE_HEADER) == DOD_OK) {
+    if (dod_csr_view_open(&h, aligned, size, DOD_CSR_VIEW_VALIDATE_HEADER) == DOD_OK) {
         /* HEADER trusts the contents but its pointers and counts must fit the buffer. */
         require((const unsigned char *)(h.items + h.n_items) <= aligned + size);
         require((const unsigned char *)(h.offsets + h.n_rows + 1) <= aligned + size);

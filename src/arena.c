@@ -31,6 +31,8 @@ static size_t fit(dod_arena_block *b, size_t used, size_t size, size_t align)
 
 void dod_arena_init(dod_arena *arena, size_t block_size, const dod_allocator *parent)
 {
+    if (!arena)
+        return;
     arena->parent = dod__allocator_or_heap(parent);
     arena->first = NULL;
     arena->current = NULL;
@@ -40,6 +42,8 @@ void dod_arena_init(dod_arena *arena, size_t block_size, const dod_allocator *pa
 
 void dod_arena_free(dod_arena *arena)
 {
+    if (!arena)
+        return;
     dod_arena_block *b = arena->first;
     while (b) {
         dod_arena_block *next = b->next;
@@ -55,14 +59,11 @@ void dod_arena_free(dod_arena *arena)
 static dod_status grow(dod_arena *arena, size_t size, size_t align)
 {
     size_t need, capacity, total;
-    if (!dod__add(size, align - 1, &need))
-        return DOD_E_OVERFLOW;
+    DOD__REFUSE_IF(!dod__add(size, align - 1, &need), DOD_E_OVERFLOW);
     capacity = need > arena->block_size ? need : arena->block_size;
-    if (!dod__add(capacity, HEADER_SIZE, &total))
-        return DOD_E_OVERFLOW;
+    DOD__REFUSE_IF(!dod__add(capacity, HEADER_SIZE, &total), DOD_E_OVERFLOW);
     dod_arena_block *b = (dod_arena_block *)arena->parent.alloc(arena->parent.ctx, total, DOD_ALIGN);
-    if (!b)
-        return DOD_E_NOMEM;
+    DOD__REFUSE_IF(!b, DOD_E_NOMEM);
     b->capacity = capacity;
     b->alloc_size = total;
     if (arena->current) {
@@ -79,12 +80,12 @@ static dod_status grow(dod_arena *arena, size_t size, size_t align)
 
 dod_status dod_arena_push(dod_arena *arena, size_t size, size_t align, void **out)
 {
-    if (!arena || !out)
-        return DOD_E_INVALID;
+    DOD__REFUSE_IF(!arena, DOD_E_INVALID);
+    DOD__REFUSE_IF(!out, DOD_E_INVALID);
     if (align == 0)
         align = DOD_ALIGN;
-    if ((align & (align - 1)) != 0 || align > MAX_ALIGN)
-        return DOD_E_INVALID;
+    DOD__REFUSE_IF((align & (align - 1)) != 0, DOD_E_INVALID);
+    DOD__REFUSE_IF(align > MAX_ALIGN, DOD_E_INVALID);
 
     /* The current block, then the empty blocks kept after it by an earlier frame. */
     for (dod_arena_block *b = arena->current; b; b = b->next) {
@@ -108,14 +109,18 @@ dod_status dod_arena_push(dod_arena *arena, size_t size, size_t align, void **ou
 
 dod_arena_mark dod_arena_get_mark(const dod_arena *arena)
 {
-    dod_arena_mark m;
-    m.block = arena->current;
-    m.used = arena->used;
+    dod_arena_mark m = { NULL, 0 };
+    if (arena) {
+        m.block = arena->current;
+        m.used = arena->used;
+    }
     return m;
 }
 
 void dod_arena_rewind(dod_arena *arena, dod_arena_mark mark)
 {
+    if (!arena)
+        return;
     if (!mark.block) {
         dod_arena_reset(arena);
         return;
@@ -127,6 +132,8 @@ void dod_arena_rewind(dod_arena *arena, dod_arena_mark mark)
 
 void dod_arena_reset(dod_arena *arena)
 {
+    if (!arena)
+        return;
     arena->current = arena->first;
     arena->used = 0;
 }
@@ -134,6 +141,8 @@ void dod_arena_reset(dod_arena *arena)
 size_t dod_arena_used(const dod_arena *arena)
 {
     size_t total = 0;
+    if (!arena)
+        return 0;
     for (dod_arena_block *b = arena->first; b && b != arena->current; b = b->next)
         total += b->capacity;
     return arena->current ? total + arena->used : 0;
@@ -142,6 +151,8 @@ size_t dod_arena_used(const dod_arena *arena)
 size_t dod_arena_capacity(const dod_arena *arena)
 {
     size_t total = 0;
+    if (!arena)
+        return 0;
     for (dod_arena_block *b = arena->first; b; b = b->next)
         total += b->capacity;
     return total;
@@ -160,8 +171,17 @@ static void arena_free(void *ctx, void *ptr, size_t size)
     (void)size;
 }
 
+/* The allocator of a NULL arena: it refuses every allocation. */
+static void *no_alloc(void *ctx, size_t size, size_t align)
+{
+    (void)ctx;
+    (void)size;
+    (void)align;
+    return NULL;
+}
+
 dod_allocator dod_arena_allocator(dod_arena *arena)
 {
-    dod_allocator a = { arena_alloc, arena_free, arena };
+    dod_allocator a = { arena ? arena_alloc : no_alloc, arena_free, arena };
     return a;
 }

@@ -1,8 +1,8 @@
-/* Status names and the default heap allocator. */
+/* Status names, the error hook and the default heap allocator. */
 #if !defined(_WIN32) && !defined(_POSIX_C_SOURCE)
 #  define _POSIX_C_SOURCE 200112L /* posix_memalign */
 #endif
-#include <dod/base.h>
+#include "internal.h"
 #include <stdlib.h>
 #ifdef _WIN32
 #  include <malloc.h>
@@ -21,10 +21,32 @@ const char *dod_status_str(dod_status status)
     case DOD_E_NOT_FOUND: return "not found";
     case DOD_E_BUSY: return "busy";
     case DOD_E_STATE: return "invalid state";
+    case DOD_E_SYSTEM: return "system call failed";
+    case DOD_E_FULL: return "capacity reached";
     case DOD_STATUS_COUNT: break;
     }
     return "unknown status";
 }
+
+static struct {
+    dod_error_hook hook;
+    void *ctx;
+} error_hook;
+
+void dod_set_error_hook(dod_error_hook hook, void *ctx)
+{
+    error_hook.hook = hook;
+    error_hook.ctx = ctx;
+}
+
+#if DOD_DEBUG
+dod_status dod__refused(dod_status status, const char *file, int line, const char *condition)
+{
+    if (error_hook.hook)
+        error_hook.hook(error_hook.ctx, status, file, line, condition);
+    return status;
+}
+#endif
 
 static void *heap_alloc(void *ctx, size_t size, size_t align)
 {

@@ -41,6 +41,8 @@ static uint32_t grown(uint32_t held, uint32_t need, uint32_t limit)
 
 void dod_csr_init(dod_csr *csr, const dod_allocator *alloc)
 {
+    if (!csr)
+        return;
     csr->n_rows = 0;
     csr->n_items = 0;
     csr->offsets = NULL;
@@ -92,8 +94,7 @@ static dod_status prepare(const dod_csr *csr, uint32_t n_rows, uint32_t n_items,
         fresh->row_cap = how == SIZE_GROW && csr->row_block
                              ? grown(csr->row_cap, n_rows, UINT32_MAX - 1)
                              : n_rows;
-        if (!row_block_bytes(fresh->row_cap, &row_bytes))
-            return DOD_E_OVERFLOW;
+        DOD__REFUSE_IF(!row_block_bytes(fresh->row_cap, &row_bytes), DOD_E_OVERFLOW);
     }
     if (need_items) {
         if (how == SIZE_GROW && csr->items && csr->item_cap >= n_items)
@@ -103,14 +104,13 @@ static dod_status prepare(const dod_csr *csr, uint32_t n_rows, uint32_t n_items,
                                   ? grown(csr->item_cap, n_items, UINT32_MAX)
                                   : (n_items ? n_items : 1);
         fresh->scratch_bytes = scratch_for(csr, scratch_bytes, how);
-        if (!dod__align_up(fresh->scratch_bytes, &fresh->scratch_bytes) ||
-            !item_block_bytes(fresh->item_cap, fresh->scratch_bytes, &item_bytes))
-            return DOD_E_OVERFLOW;
+        DOD__REFUSE_IF(!dod__align_up(fresh->scratch_bytes, &fresh->scratch_bytes), DOD_E_OVERFLOW);
+        DOD__REFUSE_IF(!item_block_bytes(fresh->item_cap, fresh->scratch_bytes, &item_bytes),
+                       DOD_E_OVERFLOW);
     }
     if (need_rows) {
         fresh->row_block = (uint32_t *)dod__alloc(&csr->alloc, row_bytes);
-        if (!fresh->row_block)
-            return DOD_E_NOMEM;
+        DOD__REFUSE_IF(!fresh->row_block, DOD_E_NOMEM);
     }
     if (need_items) {
         fresh->items = (uint32_t *)dod__alloc(&csr->alloc, item_bytes);
@@ -118,7 +118,7 @@ static dod_status prepare(const dod_csr *csr, uint32_t n_rows, uint32_t n_items,
             dod__free(&csr->alloc, fresh->row_block, row_bytes);
             fresh->row_block = NULL;
             fresh->scratch_bytes = 0;
-            return DOD_E_NOMEM;
+            return DOD__FAIL(DOD_E_NOMEM, "allocating the items block");
         }
         size_t part = 0;
         item_part_bytes(fresh->item_cap, &part);
@@ -220,8 +220,8 @@ static dod_status copy_into(dod_csr *dst, const dod_csr *src, dod__csr_blocks *f
 
 dod_status dod_csr_copy(dod_csr *dst, const dod_csr *src)
 {
-    if (!dst || !src)
-        return DOD_E_INVALID;
+    DOD__REFUSE_IF(!dst, DOD_E_INVALID);
+    DOD__REFUSE_IF(!src, DOD_E_INVALID);
     if (dst == src)
         return DOD_OK;
     dod__csr_blocks fresh;
@@ -233,10 +233,8 @@ dod_status dod_csr_copy(dod_csr *dst, const dod_csr *src)
 
 dod_status dod_csr_reserve(dod_csr *csr, uint32_t n_rows, uint32_t n_items)
 {
-    if (!csr)
-        return DOD_E_INVALID;
-    if (n_rows == UINT32_MAX)
-        return DOD_E_OVERFLOW;
+    DOD__REFUSE_IF(!csr, DOD_E_INVALID);
+    DOD__REFUSE_IF(n_rows == UINT32_MAX, DOD_E_OVERFLOW);
     dod__csr_blocks fresh;
     dod_status st = prepare(csr, n_rows, n_items, SIZE_EXACT_IF_SHORT, 0, &fresh);
     if (st != DOD_OK)
@@ -246,8 +244,7 @@ dod_status dod_csr_reserve(dod_csr *csr, uint32_t n_rows, uint32_t n_items)
 
 dod_status dod_csr_shrink(dod_csr *csr)
 {
-    if (!csr)
-        return DOD_E_INVALID;
+    DOD__REFUSE_IF(!csr, DOD_E_INVALID);
     if (!csr->row_block)
         return DOD_OK;
     dod__csr_blocks fresh;
@@ -259,6 +256,8 @@ dod_status dod_csr_shrink(dod_csr *csr)
 
 void dod_csr_clear(dod_csr *csr)
 {
+    if (!csr)
+        return;
     csr->n_rows = 0;
     csr->n_items = 0;
     csr->item_bound = 0;
@@ -268,6 +267,8 @@ void dod_csr_clear(dod_csr *csr)
 
 void dod_csr_free(dod_csr *csr)
 {
+    if (!csr)
+        return;
     free_row_block(csr, csr->row_block, csr->row_cap);
     free_items(csr, csr->items, csr->item_cap, csr->scratch_bytes);
     dod_allocator alloc = csr->alloc;
@@ -289,26 +290,27 @@ int dod_csr_equal(const dod_csr *a, const dod_csr *b)
 
 dod_status dod_csr_check(const dod_csr *csr, uint64_t item_bound)
 {
-    if (!csr)
-        return DOD_E_INVALID;
-    if (!csr->offsets)
-        return csr->n_rows == 0 && csr->n_items == 0 ? DOD_OK : DOD_E_CORRUPT;
+    DOD__REFUSE_IF(!csr, DOD_E_INVALID);
+    if (!csr->offsets) {
+        DOD__REFUSE_IF(csr->n_rows != 0 || csr->n_items != 0, DOD_E_CORRUPT);
+        return DOD_OK;
+    }
     const uint32_t *o = csr->offsets;
-    if (o[0] != 0 || o[csr->n_rows] != csr->n_items)
-        return DOD_E_CORRUPT;
+    DOD__REFUSE_IF(o[0] != 0, DOD_E_CORRUPT);
+    DOD__REFUSE_IF(o[csr->n_rows] != csr->n_items, DOD_E_CORRUPT);
     for (uint32_t r = 0; r < csr->n_rows; ++r)
-        if (o[r + 1] < o[r])
-            return DOD_E_CORRUPT;
+        DOD__REFUSE_IF(o[r + 1] < o[r], DOD_E_CORRUPT);
     if (item_bound > 0)
         for (uint32_t i = 0; i < csr->n_items; ++i)
-            if (csr->items[i] >= item_bound)
-                return DOD_E_CORRUPT;
+            DOD__REFUSE_IF(csr->items[i] >= item_bound, DOD_E_CORRUPT);
     return DOD_OK;
 }
 
 size_t dod_csr_bytes(const dod_csr *csr)
 {
     size_t rows = 0, items = 0;
+    if (!csr)
+        return 0;
     if (csr->row_block)
         row_block_bytes(csr->row_cap, &rows);
     if (csr->items)

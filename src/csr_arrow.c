@@ -94,10 +94,10 @@ static struct ArrowArray make_array(int64_t length, const void **buffers)
 dod_status dod_csr_export_arrow(const dod_csr *csr, struct ArrowSchema *schema,
                                 struct ArrowArray *array)
 {
-    if (!csr || !schema || !array)
-        return DOD_E_INVALID;
-    if (csr->n_items > (uint32_t)INT32_MAX)
-        return DOD_E_OVERFLOW;
+    DOD__REFUSE_IF(!csr, DOD_E_INVALID);
+    DOD__REFUSE_IF(!schema, DOD_E_INVALID);
+    DOD__REFUSE_IF(!array, DOD_E_INVALID);
+    DOD__REFUSE_IF(csr->n_items > (uint32_t)INT32_MAX, DOD_E_OVERFLOW);
     const dod_allocator *a = &csr->alloc;
     schema_parent *sp = (schema_parent *)dod__alloc(a, sizeof *sp);
     array_parent *ap = (array_parent *)dod__alloc(a, sizeof *ap);
@@ -106,7 +106,7 @@ dod_status dod_csr_export_arrow(const dod_csr *csr, struct ArrowSchema *schema,
         dod__free(a, sp, sizeof *sp);
         dod__free(a, ap, sizeof *ap);
         dod__free(a, ac, sizeof *ac);
-        return DOD_E_NOMEM;
+        return DOD__FAIL(DOD_E_NOMEM, "allocating the export's private data");
     }
 
     sp->alloc = *a;

@@ -78,10 +78,9 @@ static void scatter_values(uint32_t *restrict cursors, uint32_t *restrict items,
 static dod_status build_plain(const dod__csr_job *job, uint32_t *max_value)
 {
     memset(job->offsets, 0, ((size_t)job->n_rows + 1) * sizeof(uint32_t));
-    if (!count_keys(job->offsets, job->n_rows, job->keys, job->key_stride, job->n_items))
-        return DOD_E_RANGE;
-    if (!dod__csr_check_values(job, 0, job->n_items, max_value))
-        return DOD_E_RANGE;
+    DOD__REFUSE_IF(!count_keys(job->offsets, job->n_rows, job->keys, job->key_stride, job->n_items),
+                   DOD_E_RANGE);
+    DOD__REFUSE_IF(!dod__csr_check_values(job, 0, job->n_items, max_value), DOD_E_RANGE);
     exclusive_scan(job->offsets + 1, job->n_rows);
     if (job->values)
         scatter_values(job->offsets + 1, job->items, job->keys, job->key_stride, job->values,
@@ -113,19 +112,19 @@ static int looks_clustered(const unsigned char *keys, size_t stride, uint32_t n_
 
 /* The adaptive rule (docs/build.md). May drop to one block: below PLAIN_MAX_ROWS_PARALLEL rows
  * the single-thread plain scatter beat every 2-thread build we measured. */
-static dod_csr_strategy choose(const dod_csr_desc *d, size_t key_stride, uint32_t *n_blocks)
+static dod_csr_build_strategy choose(const dod_csr_desc *d, size_t key_stride, uint32_t *n_blocks)
 {
-    if (d->strategy != DOD_CSR_AUTO)
+    if (d->strategy != DOD_CSR_BUILD_AUTO)
         return d->strategy;
     if (d->n_rows <= PLAIN_MAX_ROWS_PARALLEL || d->n_items <= PLAIN_MAX_ITEMS) {
         *n_blocks = 1;
-        return DOD_CSR_PLAIN;
+        return DOD_CSR_BUILD_PLAIN;
     }
     if (looks_clustered((const unsigned char *)d->keys, key_stride, d->n_items))
-        return DOD_CSR_PLAIN;
+        return DOD_CSR_BUILD_PLAIN;
     if (*n_blocks == 1 && d->n_rows <= PLAIN_MAX_ROWS)
-        return DOD_CSR_PLAIN;
-    return DOD_CSR_PARTITIONED;
+        return DOD_CSR_BUILD_PLAIN;
+    return DOD_CSR_BUILD_PARTITIONED;
 }
 
 static uint32_t blocks_for(const dod_executor *exec, uint32_t n_items)
@@ -140,15 +139,16 @@ static uint32_t blocks_for(const dod_executor *exec, uint32_t n_items)
 
 dod_status dod_csr_build_desc(dod_csr *csr, const dod_csr_desc *d)
 {
-    if (!csr || !d || (!d->keys && d->n_items > 0) || (d->key_stride && d->key_stride < 4) ||
-        (d->value_stride && d->value_stride < 4) ||
-        (d->flags & ~DOD_CSR_SORT_ROWS) != 0 || (unsigned)d->strategy > DOD_CSR_PARTITIONED ||
-        (d->exec && !d->exec->run))
-        return DOD_E_INVALID;
-    if (d->n_rows == UINT32_MAX)
-        return DOD_E_OVERFLOW;
-    if (d->n_rows == 0 && d->n_items > 0)
-        return DOD_E_RANGE;
+    DOD__REFUSE_IF(!csr, DOD_E_INVALID);
+    DOD__REFUSE_IF(!d, DOD_E_INVALID);
+    DOD__REFUSE_IF(!d->keys && d->n_items > 0, DOD_E_INVALID);
+    DOD__REFUSE_IF(d->key_stride && d->key_stride < 4, DOD_E_INVALID);
+    DOD__REFUSE_IF(d->value_stride && d->value_stride < 4, DOD_E_INVALID);
+    DOD__REFUSE_IF((d->flags & ~DOD_CSR_BUILD_SORT_ROWS) != 0, DOD_E_INVALID);
+    DOD__REFUSE_IF((unsigned)d->strategy > DOD_CSR_BUILD_PARTITIONED, DOD_E_INVALID);
+    DOD__REFUSE_IF(d->exec && !d->exec->run, DOD_E_INVALID);
+    DOD__REFUSE_IF(d->n_rows == UINT32_MAX, DOD_E_OVERFLOW);
+    DOD__REFUSE_IF(d->n_rows == 0 && d->n_items > 0, DOD_E_RANGE);
 
     dod__csr_job job;
     job.n_rows = d->n_rows;
@@ -159,25 +159,24 @@ dod_status dod_csr_build_desc(dod_csr *csr, const dod_csr_desc *d)
     job.value_stride = d->value_stride ? d->value_stride : 4;
     job.value_bound = job.values ? d->value_bound : 0;
     job.n_blocks = blocks_for(d->exec, d->n_items);
-    dod_csr_strategy strategy = choose(d, job.key_stride, &job.n_blocks);
+    dod_csr_build_strategy strategy = choose(d, job.key_stride, &job.n_blocks);
     job.exec = job.n_blocks > 1 ? d->exec : NULL;
 
     size_t scratch = 0;
     int sized = 1;
-    if (strategy == DOD_CSR_PARTITIONED)
+    if (strategy == DOD_CSR_BUILD_PARTITIONED)
         sized = dod__csr_partitioned_scratch(d->n_rows, d->n_items, job.n_blocks, &scratch);
     else if (job.n_blocks > 1)
         sized = dod__csr_parallel_scratch(d->n_rows, job.n_blocks, &scratch);
-    if (!sized)
-        return DOD_E_OVERFLOW;
+    DOD__REFUSE_IF(!sized, DOD_E_OVERFLOW);
 
     /* Scratch from the caller's arena is taken first, so a failure there changes nothing. */
     dod_arena_mark mark = {0};
     void *arena_scratch = NULL;
     if (d->scratch && scratch > 0) {
         mark = dod_arena_get_mark(d->scratch);
-        if (dod_arena_push(d->scratch, scratch, DOD_ALIGN, &arena_scratch) != DOD_OK)
-            return DOD_E_NOMEM;
+        DOD__REFUSE_IF(dod_arena_push(d->scratch, scratch, DOD_ALIGN, &arena_scratch) != DOD_OK,
+                       DOD_E_NOMEM);
     }
     dod__csr_blocks fresh;
     dod_status st =
@@ -187,14 +186,14 @@ dod_status dod_csr_build_desc(dod_csr *csr, const dod_csr_desc *d)
         job.items = dod__csr_next_items(csr, &fresh);
         job.scratch = arena_scratch ? arena_scratch : dod__csr_next_scratch(csr, &fresh);
         uint32_t max_value = 0;
-        if (strategy == DOD_CSR_PARTITIONED)
+        if (strategy == DOD_CSR_BUILD_PARTITIONED)
             st = dod__csr_build_partitioned(&job, &max_value);
         else if (job.n_blocks > 1)
             st = dod__csr_build_parallel(&job, &max_value);
         else
             st = build_plain(&job, &max_value);
         if (st == DOD_OK) {
-            if (d->flags & DOD_CSR_SORT_ROWS)
+            if (d->flags & DOD_CSR_BUILD_SORT_ROWS)
                 dod__csr_sort_rows(job.offsets, job.items, d->n_rows, d->n_items, job.exec);
             dod__csr_commit(csr, &fresh, d->n_rows, d->n_items);
             if (job.values)
@@ -211,14 +210,13 @@ dod_status dod_csr_build_desc(dod_csr *csr, const dod_csr_desc *d)
 dod_status dod_csr_build(dod_csr *csr, uint32_t n_rows, const void *keys, size_t key_stride,
                          uint32_t n_items)
 {
-    if (key_stride < sizeof(uint32_t))
-        return DOD_E_INVALID;
+    DOD__REFUSE_IF(key_stride < sizeof(uint32_t), DOD_E_INVALID);
     dod_csr_desc d;
     memset(&d, 0, sizeof d);
     d.n_rows = n_rows;
     d.n_items = n_items;
     d.keys = keys;
     d.key_stride = key_stride;
-    d.strategy = DOD_CSR_PLAIN; /* the smallest footprint: no scratch at all */
+    d.strategy = DOD_CSR_BUILD_PLAIN; /* the smallest footprint: no scratch at all */
     return dod_csr_build_desc(csr, &d);
 }

@@ -39,14 +39,12 @@ static uint64_t align64(uint64_t n)
 
 dod_status dod__csr_layout_for(uint32_t n_rows, uint32_t n_items, dod__csr_layout *out)
 {
-    if (n_rows == UINT32_MAX)
-        return DOD_E_OVERFLOW;
+    DOD__REFUSE_IF(n_rows == UINT32_MAX, DOD_E_OVERFLOW);
     /* Every term is below 2^35, so the u64 sums cannot overflow. */
     uint64_t items_pos = align64(DOD__CSR_HEADER_BYTES + ((uint64_t)n_rows + 1) * 4u);
     uint64_t trailer_pos = align64(items_pos + (uint64_t)n_items * 4u);
     uint64_t file_bytes = trailer_pos + DOD__CSR_TRAILER_BYTES;
-    if (file_bytes > SIZE_MAX)
-        return DOD_E_OVERFLOW;
+    DOD__REFUSE_IF(file_bytes > SIZE_MAX, DOD_E_OVERFLOW);
     out->n_rows = n_rows;
     out->n_items = n_items;
     out->items_pos = items_pos;
@@ -74,23 +72,23 @@ void dod__csr_header_encode(const dod__csr_layout *l, unsigned char out[DOD__CSR
 dod_status dod__csr_header_decode(const unsigned char in[DOD__CSR_HEADER_BYTES],
                                   dod__csr_layout *out)
 {
-    if (memcmp(in, header_magic, sizeof header_magic) != 0 ||
-        dod__get_le32(in + 60) != dod__crc32c(0, in, 60))
-        return DOD_E_CORRUPT;
-    if (dod__get_le32(in + 8) != DOD__CSR_VERSION || dod__get_le32(in + 12) != 0 ||
-        dod__get_le32(in + 16) != DOD__CSR_HEADER_BYTES || dod__get_le32(in + 20) != 4 ||
-        dod__get_le32(in + 24) != 4 || dod__get_le32(in + 36) != 0 ||
-        dod__get_le32(in + 56) != 0)
-        return DOD_E_CORRUPT;
+    DOD__REFUSE_IF(memcmp(in, header_magic, sizeof header_magic) != 0, DOD_E_CORRUPT);
+    DOD__REFUSE_IF(dod__get_le32(in + 60) != dod__crc32c(0, in, 60), DOD_E_CORRUPT);
+    DOD__REFUSE_IF(dod__get_le32(in + 8) != DOD__CSR_VERSION, DOD_E_CORRUPT);
+    DOD__REFUSE_IF(dod__get_le32(in + 12) != 0, DOD_E_CORRUPT);
+    DOD__REFUSE_IF(dod__get_le32(in + 16) != DOD__CSR_HEADER_BYTES, DOD_E_CORRUPT);
+    DOD__REFUSE_IF(dod__get_le32(in + 20) != 4, DOD_E_CORRUPT);
+    DOD__REFUSE_IF(dod__get_le32(in + 24) != 4, DOD_E_CORRUPT);
+    DOD__REFUSE_IF(dod__get_le32(in + 36) != 0, DOD_E_CORRUPT);
+    DOD__REFUSE_IF(dod__get_le32(in + 56) != 0, DOD_E_CORRUPT);
     uint32_t n_rows = dod__get_le32(in + 28);
-    if (n_rows == UINT32_MAX)
-        return DOD_E_CORRUPT;
+    DOD__REFUSE_IF(n_rows == UINT32_MAX, DOD_E_CORRUPT);
     /* Compare the stored positions with the ones the counts imply before the size_t check,
      * so a header this host cannot hold is told apart from a lying one. */
     uint64_t items_pos = align64(DOD__CSR_HEADER_BYTES + ((uint64_t)n_rows + 1) * 4u);
     uint64_t trailer_pos = align64(items_pos + (uint64_t)dod__get_le32(in + 32) * 4u);
-    if (dod__get_le64(in + 40) != items_pos || dod__get_le64(in + 48) != trailer_pos)
-        return DOD_E_CORRUPT;
+    DOD__REFUSE_IF(dod__get_le64(in + 40) != items_pos, DOD_E_CORRUPT);
+    DOD__REFUSE_IF(dod__get_le64(in + 48) != trailer_pos, DOD_E_CORRUPT);
     return dod__csr_layout_for(n_rows, dod__get_le32(in + 32), out);
 }
 
@@ -111,11 +109,13 @@ int dod__csr_trailer_magic_ok(const unsigned char *p)
 dod_status dod__csr_trailer_decode(const unsigned char in[DOD__CSR_TRAILER_BYTES],
                                    uint32_t crc_before_trailer, uint64_t *item_bound)
 {
-    if (dod__get_le32(in + 60) != dod__crc32c(crc_before_trailer, in, 60) ||
-        !dod__csr_trailer_magic_ok(in) || !dod__csr_all_zero(in + 16, 44))
-        return DOD_E_CORRUPT;
+    DOD__REFUSE_IF(dod__get_le32(in + 60) != dod__crc32c(crc_before_trailer, in, 60),
+                   DOD_E_CORRUPT);
+    DOD__REFUSE_IF(!dod__csr_trailer_magic_ok(in), DOD_E_CORRUPT);
+    DOD__REFUSE_IF(!dod__csr_all_zero(in + 16, 44), DOD_E_CORRUPT);
     *item_bound = dod__get_le64(in + 8);
-    return *item_bound > ((uint64_t)1 << 32) ? DOD_E_CORRUPT : DOD_OK;
+    DOD__REFUSE_IF(*item_bound > ((uint64_t)1 << 32), DOD_E_CORRUPT);
+    return DOD_OK;
 }
 
 int dod__csr_all_zero(const unsigned char *p, size_t n)
@@ -190,10 +190,9 @@ void dod__csr_scan_items(dod__csr_scan *s, const uint32_t *items, size_t n)
 
 dod_status dod__csr_scan_finish(const dod__csr_scan *s, uint32_t n_items, uint64_t item_bound)
 {
-    if (s->bad || s->prev_offset != n_items)
-        return DOD_E_CORRUPT;
-    if (dod__csr_scan_bound(s) > item_bound)
-        return DOD_E_CORRUPT;
+    DOD__REFUSE_IF(s->bad, DOD_E_CORRUPT);
+    DOD__REFUSE_IF(s->prev_offset != n_items, DOD_E_CORRUPT);
+    DOD__REFUSE_IF(dod__csr_scan_bound(s) > item_bound, DOD_E_CORRUPT);
     return DOD_OK;
 }
 
@@ -234,19 +233,18 @@ uint64_t dod__csr_scan_bound(const dod__csr_scan *s)
 dod_status dod__csr_validate_image(const unsigned char *buf, size_t size, dod__csr_layout *l,
                                    uint64_t *item_bound, uint64_t *max_bound)
 {
-    if (size < DOD__CSR_HEADER_BYTES)
-        return DOD_E_CORRUPT;
+    DOD__REFUSE_IF(size < DOD__CSR_HEADER_BYTES, DOD_E_CORRUPT);
     dod_status st = dod__csr_header_decode(buf, l);
     if (st != DOD_OK)
         return st;
-    if (l->file_bytes != size)
-        return DOD_E_CORRUPT;
+    DOD__REFUSE_IF(l->file_bytes != size, DOD_E_CORRUPT);
     const int swap = dod__csr_swapping();
     const size_t off_end = DOD__CSR_HEADER_BYTES + ((size_t)l->n_rows + 1) * 4;
     const size_t items_end = (size_t)l->items_pos + (size_t)l->n_items * 4;
-    if (!dod__csr_all_zero(buf + off_end, (size_t)l->items_pos - off_end) ||
-        !dod__csr_all_zero(buf + items_end, (size_t)l->trailer_pos - items_end))
-        return DOD_E_CORRUPT;
+    DOD__REFUSE_IF(!dod__csr_all_zero(buf + off_end, (size_t)l->items_pos - off_end),
+                   DOD_E_CORRUPT);
+    DOD__REFUSE_IF(!dod__csr_all_zero(buf + items_end, (size_t)l->trailer_pos - items_end),
+                   DOD_E_CORRUPT);
     uint32_t crc = dod__crc32c(0, buf, DOD__CSR_HEADER_BYTES);
     dod__csr_scan s;
     dod__csr_scan_init(&s);

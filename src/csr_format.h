@@ -78,7 +78,7 @@ uint64_t dod__csr_scan_bound(const dod__csr_scan *s);
 int dod__csr_all_zero(const unsigned char *p, size_t n);
 
 /* Validate a whole saved image in place without writing anything: header, padding, offsets,
- * items, trailer and CRC (the view's DOD_VALIDATE_FULL and load_mem's first pass). Values are
+ * items, trailer and CRC (the view's DOD_CSR_VIEW_VALIDATE_FULL and load_mem's first pass). Values are
  * byte-swapped on the way into the checks when dod__csr_swapping(). Gives the stored bound
  * and 1 + the largest item actually present (0 when none). */
 dod_status dod__csr_validate_image(const unsigned char *buf, size_t size, dod__csr_layout *l,

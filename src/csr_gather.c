@@ -123,19 +123,18 @@ static void gather_task(void *arg, uint32_t t)
 dod_status dod_csr_gather(const dod_csr *csr, const dod_csr_column *cols, uint32_t n_cols,
                           uint64_t n_src, const dod_executor *exec)
 {
-    if (!csr || (!cols && n_cols > 0) || (exec && !exec->run))
-        return DOD_E_INVALID;
+    DOD__REFUSE_IF(!csr, DOD_E_INVALID);
+    DOD__REFUSE_IF(!cols && n_cols > 0, DOD_E_INVALID);
+    DOD__REFUSE_IF(exec && !exec->run, DOD_E_INVALID);
     for (uint32_t k = 0; k < n_cols; ++k) {
         const dod_csr_column *col = &cols[k];
         size_t bytes;
-        if (col->size == 0 || col->src_stride < col->size ||
-            (csr->n_items > 0 && (!col->dst || !col->src)))
-            return DOD_E_INVALID;
-        if (!dod__mul(csr->n_items, col->size, &bytes))
-            return DOD_E_OVERFLOW;
+        DOD__REFUSE_IF(col->size == 0, DOD_E_INVALID);
+        DOD__REFUSE_IF(col->src_stride < col->size, DOD_E_INVALID);
+        DOD__REFUSE_IF(csr->n_items > 0 && (!col->dst || !col->src), DOD_E_INVALID);
+        DOD__REFUSE_IF(!dod__mul(csr->n_items, col->size, &bytes), DOD_E_OVERFLOW);
     }
-    if (csr->item_bound > n_src)
-        return DOD_E_RANGE;
+    DOD__REFUSE_IF(csr->item_bound > n_src, DOD_E_RANGE);
     if (csr->n_items == 0 || n_cols == 0)
         return DOD_OK;
     ctx c;

@@ -20,7 +20,7 @@ static dod_status put(sink *s, const void *data, size_t n)
 {
     s->crc = dod__crc32c(s->crc, data, n);
     if (s->f)
-        return fwrite(data, 1, n, s->f) == n ? DOD_OK : DOD_E_IO;
+        return fwrite(data, 1, n, s->f) == n ? DOD_OK : DOD__FAIL(DOD_E_IO, "short fwrite");
     memcpy(s->p, data, n);
     s->p += n;
     return DOD_OK;
@@ -58,10 +58,13 @@ static dod_status put_words(sink *s, const uint32_t *v, size_t n, dod__csr_scan 
 
 static dod_status check_savable(const dod_csr *csr, dod__csr_layout *l)
 {
-    if (csr->offsets ? csr->offsets[0] != 0 || csr->offsets[csr->n_rows] != csr->n_items ||
-                           (csr->n_items > 0 && !csr->items)
-                     : csr->n_rows != 0 || csr->n_items != 0)
-        return DOD_E_CORRUPT;
+    if (csr->offsets) {
+        DOD__REFUSE_IF(csr->offsets[0] != 0, DOD_E_CORRUPT);
+        DOD__REFUSE_IF(csr->offsets[csr->n_rows] != csr->n_items, DOD_E_CORRUPT);
+        DOD__REFUSE_IF(csr->n_items > 0 && !csr->items, DOD_E_CORRUPT);
+    } else {
+        DOD__REFUSE_IF(csr->n_rows != 0 || csr->n_items != 0, DOD_E_CORRUPT);
+    }
     return dod__csr_layout_for(csr->n_rows, csr->n_items, l);
 }
 
@@ -99,8 +102,8 @@ size_t dod_csr_saved_size(const dod_csr *csr)
 
 dod_status dod_csr_save(const dod_csr *csr, FILE *f)
 {
-    if (!csr || !f)
-        return DOD_E_INVALID;
+    DOD__REFUSE_IF(!csr, DOD_E_INVALID);
+    DOD__REFUSE_IF(!f, DOD_E_INVALID);
     dod__csr_layout l;
     dod_status st = check_savable(csr, &l);
     if (st != DOD_OK)
@@ -111,14 +114,13 @@ dod_status dod_csr_save(const dod_csr *csr, FILE *f)
 
 dod_status dod_csr_save_mem(const dod_csr *csr, void *buf, size_t size)
 {
-    if (!csr || !buf)
-        return DOD_E_INVALID;
+    DOD__REFUSE_IF(!csr, DOD_E_INVALID);
+    DOD__REFUSE_IF(!buf, DOD_E_INVALID);
     dod__csr_layout l;
     dod_status st = check_savable(csr, &l);
     if (st != DOD_OK)
         return st;
-    if (size < l.file_bytes)
-        return DOD_E_RANGE;
+    DOD__REFUSE_IF(size < l.file_bytes, DOD_E_RANGE);
     sink s = { NULL, (unsigned char *)buf, 0 };
     return write_index(csr, &l, &s);
 }
@@ -127,8 +129,8 @@ dod_status dod_csr_save_mem(const dod_csr *csr, void *buf, size_t size)
 
 dod_status dod_csr_load_mem(dod_csr *csr, const void *buf, size_t size)
 {
-    if (!csr || !buf)
-        return DOD_E_INVALID;
+    DOD__REFUSE_IF(!csr, DOD_E_INVALID);
+    DOD__REFUSE_IF(!buf, DOD_E_INVALID);
     const unsigned char *b = (const unsigned char *)buf;
     dod__csr_layout l;
     uint64_t stored_bound, bound;
@@ -159,7 +161,7 @@ static dod_status read_exact(FILE *f, void *dst, size_t n)
 {
     if (fread(dst, 1, n, f) == n)
         return DOD_OK;
-    return ferror(f) ? DOD_E_IO : DOD_E_CORRUPT;
+    return ferror(f) ? DOD__FAIL(DOD_E_IO, "fread error") : DOD__FAIL(DOD_E_CORRUPT, "stream ended early");
 }
 
 /* Read n words into dst in pieces: checksum the disk bytes, convert, check. */
@@ -192,7 +194,8 @@ static dod_status read_padding(FILE *f, size_t n, uint32_t *crc)
     if (st != DOD_OK)
         return st;
     *crc = dod__crc32c(*crc, pad, n);
-    return dod__csr_all_zero(pad, n) ? DOD_OK : DOD_E_CORRUPT;
+    DOD__REFUSE_IF(!dod__csr_all_zero(pad, n), DOD_E_CORRUPT);
+    return DOD_OK;
 }
 
 static dod_status read_body(FILE *f, const dod__csr_layout *l, uint32_t *offsets,
@@ -258,8 +261,7 @@ static dod_status load_staged(dod_csr *csr, FILE *f, const unsigned char *header
     const size_t total = (size_t)l->file_bytes;
     size_t cap = total < 4096 ? total : 4096, have = DOD__CSR_HEADER_BYTES;
     unsigned char *buf = (unsigned char *)dod__alloc(&csr->alloc, cap);
-    if (!buf)
-        return DOD_E_NOMEM;
+    DOD__REFUSE_IF(!buf, DOD_E_NOMEM);
     memcpy(buf, header, DOD__CSR_HEADER_BYTES);
     dod_status st = DOD_OK;
     while (st == DOD_OK && have < total) {
@@ -267,7 +269,7 @@ static dod_status load_staged(dod_csr *csr, FILE *f, const unsigned char *header
             size_t grown = cap > total / 2 ? total : 2 * cap;
             unsigned char *bigger = (unsigned char *)dod__alloc(&csr->alloc, grown);
             if (!bigger) {
-                st = DOD_E_NOMEM;
+                st = DOD__FAIL(DOD_E_NOMEM, "growing the staging buffer");
                 break;
             }
             memcpy(bigger, buf, have);
@@ -278,7 +280,8 @@ static dod_status load_staged(dod_csr *csr, FILE *f, const unsigned char *header
         size_t got = fread(buf + have, 1, cap - have, f);
         have += got;
         if (got == 0)
-            st = ferror(f) ? DOD_E_IO : DOD_E_CORRUPT;
+            st = ferror(f) ? DOD__FAIL(DOD_E_IO, "fread error")
+                           : DOD__FAIL(DOD_E_CORRUPT, "stream ended early");
     }
     if (st == DOD_OK)
         st = dod_csr_load_mem(csr, buf, total);
@@ -300,8 +303,8 @@ static long remaining_bytes(FILE *f)
 
 dod_status dod_csr_load(dod_csr *csr, FILE *f)
 {
-    if (!csr || !f)
-        return DOD_E_INVALID;
+    DOD__REFUSE_IF(!csr, DOD_E_INVALID);
+    DOD__REFUSE_IF(!f, DOD_E_INVALID);
     long left = remaining_bytes(f); /* measured first: seeking discards what stdio buffered */
     unsigned char header[DOD__CSR_HEADER_BYTES];
     dod_status st = read_exact(f, header, sizeof header);
@@ -313,7 +316,6 @@ dod_status dod_csr_load(dod_csr *csr, FILE *f)
         return st;
     if (left < 0)
         return load_staged(csr, f, header, &l);
-    if ((uint64_t)left < l.file_bytes)
-        return DOD_E_CORRUPT;
+    DOD__REFUSE_IF((uint64_t)left < l.file_bytes, DOD_E_CORRUPT);
     return load_direct(csr, f, header, &l);
 }

@@ -284,8 +284,7 @@ dod_status dod__csr_build_partitioned(const dod__csr_job *job, uint32_t *max_val
     dod__exec_run(job->exec, c.l.n_blocks, count_task, &c);
     uint32_t m = 0;
     for (uint32_t b = 0; b < c.l.n_blocks; ++b) {
-        if (c.bad[b])
-            return DOD_E_RANGE;
+        DOD__REFUSE_IF(c.bad[b], DOD_E_RANGE);
         m = c.max_value[b] > m ? c.max_value[b] : m;
     }
     *max_value = m;

@@ -1,4 +1,4 @@
-/* Sorting every row's items ascending (DOD_CSR_SORT_ROWS): the canonical CSR form that
+/* Sorting every row's items ascending (DOD_CSR_BUILD_SORT_ROWS): the canonical CSR form that
  * adjacency sets, scipy and Eigen expect. Rows are split over the executor by where they
  * start in the items, so each row is sorted by exactly one task. */
 #include "csr_internal.h"

@@ -1,47 +1,48 @@
 /* Zero-copy views over saved images, at three levels of validation. */
 #include <dod/csr_view.h>
 #include "csr_format.h"
+#include "internal.h"
 
 /* NONE and HEADER: the sizes (and for HEADER every header field and the trailer's fixed bytes);
  * offsets and items are not read. */
-static dod_status open_cheap(const unsigned char *b, size_t size, dod_validate level,
+static dod_status open_cheap(const unsigned char *b, size_t size, dod_csr_view_validate level,
                              dod__csr_layout *l, uint64_t *bound)
 {
-    if (size < DOD__CSR_HEADER_BYTES + DOD__CSR_TRAILER_BYTES)
-        return DOD_E_CORRUPT;
-    dod_status st = level == DOD_VALIDATE_HEADER
+    DOD__REFUSE_IF(size < DOD__CSR_HEADER_BYTES + DOD__CSR_TRAILER_BYTES, DOD_E_CORRUPT);
+    dod_status st = level == DOD_CSR_VIEW_VALIDATE_HEADER
                         ? dod__csr_header_decode(b, l)
                         : dod__csr_layout_for(dod__get_le32(b + 28), dod__get_le32(b + 32), l);
     if (st != DOD_OK)
         return st;
-    if (l->file_bytes != size)
-        return DOD_E_CORRUPT;
+    DOD__REFUSE_IF(l->file_bytes != size, DOD_E_CORRUPT);
     const unsigned char *t = b + l->trailer_pos;
     *bound = dod__get_le64(t + 8);
-    if (level == DOD_VALIDATE_HEADER) {
-        if (!dod__csr_trailer_magic_ok(t) || *bound > ((uint64_t)1 << 32))
-            return DOD_E_CORRUPT;
+    if (level == DOD_CSR_VIEW_VALIDATE_HEADER) {
+        DOD__REFUSE_IF(!dod__csr_trailer_magic_ok(t), DOD_E_CORRUPT);
+        DOD__REFUSE_IF(*bound > ((uint64_t)1 << 32), DOD_E_CORRUPT);
     }
     return DOD_OK;
 }
 
-dod_status dod_csr_view_open(dod_csr_view *view, const void *buf, size_t size, dod_validate level)
+dod_status dod_csr_view_open(dod_csr_view *view, const void *buf, size_t size, dod_csr_view_validate level)
 {
-    if (!view || !buf || ((uintptr_t)buf & 3) != 0 || dod__csr_swapping())
-        return DOD_E_INVALID;
+    DOD__REFUSE_IF(!view, DOD_E_INVALID);
+    DOD__REFUSE_IF(!buf, DOD_E_INVALID);
+    DOD__REFUSE_IF(((uintptr_t)buf & 3) != 0, DOD_E_INVALID);
+    DOD__REFUSE_IF(dod__csr_swapping(), DOD_E_INVALID);
     const unsigned char *b = (const unsigned char *)buf;
     dod__csr_layout l;
     uint64_t bound = 0;
     dod_status st;
     switch (level) {
-    case DOD_VALIDATE_NONE:
-    case DOD_VALIDATE_HEADER: st = open_cheap(b, size, level, &l, &bound); break;
-    case DOD_VALIDATE_FULL: {
+    case DOD_CSR_VIEW_VALIDATE_NONE:
+    case DOD_CSR_VIEW_VALIDATE_HEADER: st = open_cheap(b, size, level, &l, &bound); break;
+    case DOD_CSR_VIEW_VALIDATE_FULL: {
         uint64_t max_bound;
         st = dod__csr_validate_image(b, size, &l, &bound, &max_bound);
         break;
     }
-    default: return DOD_E_INVALID;
+    default: return DOD__FAIL(DOD_E_INVALID, "unknown validation level");
     }
     if (st != DOD_OK)
         return st;

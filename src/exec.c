@@ -115,17 +115,15 @@ static void shut_down(dod_threadpool *p, uint32_t started)
 dod_status dod_threadpool_create(dod_threadpool **pool, uint32_t n_threads,
                                  const dod_allocator *alloc)
 {
-    if (!pool || n_threads == 0)
-        return DOD_E_INVALID;
+    DOD__REFUSE_IF(!pool, DOD_E_INVALID);
+    DOD__REFUSE_IF(n_threads == 0, DOD_E_INVALID);
     dod_allocator a = dod__allocator_or_heap(alloc);
     size_t head = 0, threads = 0, bytes = 0;
-    if (!dod__align_up(sizeof(dod_threadpool), &head) ||
-        !dod__mul((size_t)n_threads - 1, sizeof(pthread_t), &threads) ||
-        !dod__add(head, threads, &bytes))
-        return DOD_E_OVERFLOW;
+    DOD__REFUSE_IF(!dod__align_up(sizeof(dod_threadpool), &head), DOD_E_OVERFLOW);
+    DOD__REFUSE_IF(!dod__mul((size_t)n_threads - 1, sizeof(pthread_t), &threads), DOD_E_OVERFLOW);
+    DOD__REFUSE_IF(!dod__add(head, threads, &bytes), DOD_E_OVERFLOW);
     dod_threadpool *p = (dod_threadpool *)dod__alloc(&a, bytes);
-    if (!p)
-        return DOD_E_NOMEM;
+    DOD__REFUSE_IF(!p, DOD_E_NOMEM);
     memset(p, 0, sizeof *p);
     p->alloc = a;
     p->bytes = bytes;
@@ -133,31 +131,31 @@ dod_status dod_threadpool_create(dod_threadpool **pool, uint32_t n_threads,
     p->workers = (pthread_t *)(void *)((unsigned char *)p + head);
     if (pthread_mutex_init(&p->lock, NULL) != 0) {
         dod__free(&a, p, bytes);
-        return DOD_E_STATE;
+        return DOD__FAIL(DOD_E_SYSTEM, "pthread_mutex_init(lock) failed");
     }
     if (pthread_mutex_init(&p->run_lock, NULL) != 0) {
         pthread_mutex_destroy(&p->lock);
         dod__free(&a, p, bytes);
-        return DOD_E_STATE;
+        return DOD__FAIL(DOD_E_SYSTEM, "pthread_mutex_init(run_lock) failed");
     }
     if (pthread_cond_init(&p->wake, NULL) != 0) {
         pthread_mutex_destroy(&p->run_lock);
         pthread_mutex_destroy(&p->lock);
         dod__free(&a, p, bytes);
-        return DOD_E_STATE;
+        return DOD__FAIL(DOD_E_SYSTEM, "pthread_cond_init(wake) failed");
     }
     if (pthread_cond_init(&p->idle, NULL) != 0) {
         pthread_cond_destroy(&p->wake);
         pthread_mutex_destroy(&p->run_lock);
         pthread_mutex_destroy(&p->lock);
         dod__free(&a, p, bytes);
-        return DOD_E_STATE;
+        return DOD__FAIL(DOD_E_SYSTEM, "pthread_cond_init(idle) failed");
     }
     for (uint32_t i = 0; i + 1 < n_threads; ++i) {
         if (dod__exec_start_thread(&p->workers[i], worker_main, p) != 0) {
             shut_down(p, i);
             dod__free(&a, p, bytes);
-            return DOD_E_STATE;
+            return DOD__FAIL(DOD_E_SYSTEM, "starting a worker thread failed");
         }
         p->n_workers = i + 1;
     }
@@ -167,10 +165,12 @@ dod_status dod_threadpool_create(dod_threadpool **pool, uint32_t n_threads,
 
 dod_executor dod_threadpool_executor(dod_threadpool *pool)
 {
-    dod_executor e;
-    e.run = pool_run;
-    e.ctx = pool;
-    e.n_threads = pool->n_threads;
+    dod_executor e = { NULL, NULL, 0 }; /* NULL pool: an executor every call refuses */
+    if (pool) {
+        e.run = pool_run;
+        e.ctx = pool;
+        e.n_threads = pool->n_threads;
+    }
     return e;
 }
 

@@ -78,12 +78,11 @@ static void frame_reset(dod_frame *f)
 
 static dod_status frames_new(uint32_t n_slots, const dod_allocator *alloc, dod_frames **out)
 {
-    if (n_slots < 2 || n_slots > DOD_FRAME_MAX_SLOTS)
-        return DOD_E_RANGE;
+    DOD__REFUSE_IF(n_slots < 2, DOD_E_RANGE);
+    DOD__REFUSE_IF(n_slots > DOD_FRAME_MAX_SLOTS, DOD_E_RANGE);
     dod_allocator a = dod__allocator_or_heap(alloc);
     dod_frames *f = (dod_frames *)dod__alloc(&a, sizeof *f);
-    if (!f)
-        return DOD_E_NOMEM;
+    DOD__REFUSE_IF(!f, DOD_E_NOMEM);
     memset(f, 0, sizeof *f);
     atomic_init(&f->latest, (unsigned long long)NO_SLOT << SLOT_SHIFT);
     for (uint32_t s = 0; s < DOD_FRAME_MAX_SLOTS; ++s)
@@ -100,8 +99,8 @@ static dod_status frames_new(uint32_t n_slots, const dod_allocator *alloc, dod_f
 dod_status dod_frames_create(dod_frames **frames, uint32_t n_slots, void *const *payloads,
                              const dod_allocator *alloc)
 {
-    if (!frames || !payloads)
-        return DOD_E_INVALID;
+    DOD__REFUSE_IF(!frames, DOD_E_INVALID);
+    DOD__REFUSE_IF(!payloads, DOD_E_INVALID);
     dod_frames *f;
     dod_status st = frames_new(n_slots, alloc, &f);
     if (st != DOD_OK)
@@ -115,8 +114,8 @@ dod_status dod_frames_create(dod_frames **frames, uint32_t n_slots, void *const 
 dod_status dod_frames_create_csr(dod_frames **frames, uint32_t n_slots, uint32_t n_csr,
                                  const dod_allocator *alloc)
 {
-    if (!frames || n_csr == 0)
-        return DOD_E_INVALID;
+    DOD__REFUSE_IF(!frames, DOD_E_INVALID);
+    DOD__REFUSE_IF(n_csr == 0, DOD_E_INVALID);
     dod_frames *f;
     dod_status st = frames_new(n_slots, alloc, &f);
     if (st != DOD_OK)
@@ -124,12 +123,12 @@ dod_status dod_frames_create_csr(dod_frames **frames, uint32_t n_slots, uint32_t
     size_t count, bytes;
     if (!dod__mul(n_slots, n_csr, &count) || !dod__mul(count, sizeof(dod_csr), &bytes)) {
         dod__free(&f->alloc, f, sizeof *f);
-        return DOD_E_OVERFLOW;
+        return DOD__FAIL(DOD_E_OVERFLOW, "n_slots * n_csr * sizeof(dod_csr) overflows");
     }
     dod_csr *block = (dod_csr *)dod__alloc(&f->alloc, bytes);
     if (!block) {
         dod__free(&f->alloc, f, sizeof *f);
-        return DOD_E_NOMEM;
+        return DOD__FAIL(DOD_E_NOMEM, "allocating the payload indexes");
     }
     for (size_t i = 0; i < count; ++i)
         dod_csr_init(&block[i], alloc);
@@ -157,10 +156,10 @@ void dod_frames_destroy(dod_frames *frames)
 
 dod_status dod_frames_begin(dod_frames *frames, dod_frame *out)
 {
-    if (!frames || !out)
-        return DOD_E_INVALID;
-    if (frames->writing != NO_SLOT || out->role != ROLE_EMPTY)
-        return DOD_E_STATE;
+    DOD__REFUSE_IF(!frames, DOD_E_INVALID);
+    DOD__REFUSE_IF(!out, DOD_E_INVALID);
+    DOD__REFUSE_IF(frames->writing != NO_SLOT, DOD_E_STATE);
+    DOD__REFUSE_IF(out->role != ROLE_EMPTY, DOD_E_STATE);
     /* Scan from the slot after the latest, so slots are reused round-robin. */
     uint32_t n = frames->n_slots;
     uint32_t start = frames->latest_slot == NO_SLOT ? 0 : (frames->latest_slot + 1) % n;
@@ -179,7 +178,7 @@ dod_status dod_frames_begin(dod_frames *frames, dod_frame *out)
         out->owner = frames;
         return DOD_OK;
     }
-    return DOD_E_BUSY;
+    return DOD__FAIL(DOD_E_BUSY, "every slot but the latest is held by readers");
 }
 
 static int is_begun(const dod_frames *frames, const dod_frame *frame)
@@ -190,10 +189,9 @@ static int is_begun(const dod_frames *frames, const dod_frame *frame)
 
 dod_status dod_frames_publish(dod_frames *frames, dod_frame *frame)
 {
-    if (!frames || !frame)
-        return DOD_E_INVALID;
-    if (!is_begun(frames, frame))
-        return DOD_E_STATE;
+    DOD__REFUSE_IF(!frames, DOD_E_INVALID);
+    DOD__REFUSE_IF(!frame, DOD_E_INVALID);
+    DOD__REFUSE_IF(!is_begun(frames, frame), DOD_E_STATE);
     uint32_t s = frames->writing;
     unsigned long long old = atomic_exchange_explicit(
         &frames->latest, (unsigned long long)s << SLOT_SHIFT, memory_order_release);
@@ -210,10 +208,9 @@ dod_status dod_frames_publish(dod_frames *frames, dod_frame *frame)
 
 dod_status dod_frames_cancel(dod_frames *frames, dod_frame *frame)
 {
-    if (!frames || !frame)
-        return DOD_E_INVALID;
-    if (!is_begun(frames, frame))
-        return DOD_E_STATE;
+    DOD__REFUSE_IF(!frames, DOD_E_INVALID);
+    DOD__REFUSE_IF(!frame, DOD_E_INVALID);
+    DOD__REFUSE_IF(!is_begun(frames, frame), DOD_E_STATE);
     frames->writing = NO_SLOT;
     frame_reset(frame);
     return DOD_OK;
@@ -221,16 +218,14 @@ dod_status dod_frames_cancel(dod_frames *frames, dod_frame *frame)
 
 dod_status dod_frames_acquire(dod_frames *frames, dod_frame *out)
 {
-    if (!frames || !out)
-        return DOD_E_INVALID;
-    if (out->role != ROLE_EMPTY)
-        return DOD_E_STATE;
+    DOD__REFUSE_IF(!frames, DOD_E_INVALID);
+    DOD__REFUSE_IF(!out, DOD_E_INVALID);
+    DOD__REFUSE_IF(out->role != ROLE_EMPTY, DOD_E_STATE);
     /* Once a slot is published the top bits never return to NO_SLOT, so a load that sees a
      * slot guarantees the fetch_add below sees one too; before the first publish we must not
      * count (no publish would transfer the count). */
     unsigned long long w = atomic_load_explicit(&frames->latest, memory_order_relaxed);
-    if ((w >> SLOT_SHIFT) == NO_SLOT)
-        return DOD_E_STATE;
+    DOD__REFUSE_IF((w >> SLOT_SHIFT) == NO_SLOT, DOD_E_STATE);
     w = atomic_fetch_add_explicit(&frames->latest, 1ull, memory_order_acquire);
     uint32_t s = (uint32_t)(w >> SLOT_SHIFT);
     DOD_ASSERT(s < frames->n_slots);
@@ -244,10 +239,11 @@ dod_status dod_frames_acquire(dod_frames *frames, dod_frame *out)
 
 dod_status dod_frames_release(dod_frames *frames, dod_frame *frame)
 {
-    if (!frames || !frame)
-        return DOD_E_INVALID;
-    if (frame->role != ROLE_READER || frame->owner != frames || frame->slot >= frames->n_slots)
-        return DOD_E_STATE;
+    DOD__REFUSE_IF(!frames, DOD_E_INVALID);
+    DOD__REFUSE_IF(!frame, DOD_E_INVALID);
+    DOD__REFUSE_IF(frame->role != ROLE_READER, DOD_E_STATE);
+    DOD__REFUSE_IF(frame->owner != frames, DOD_E_STATE);
+    DOD__REFUSE_IF(frame->slot >= frames->n_slots, DOD_E_STATE);
     atomic_fetch_sub_explicit(&frames->counts[frame->slot].refs, 1ull, memory_order_release);
     frame_reset(frame);
     return DOD_OK;

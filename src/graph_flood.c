@@ -7,16 +7,20 @@ static int accepts(dod_graph_filter filter, void *ctx, uint32_t node)
     return !filter || filter(ctx, node);
 }
 
-dod_status dod_graph_flood(const dod_csr *graph, const uint32_t *seeds, uint32_t n_seeds,
-                           uint32_t max_depth, dod_graph_filter filter, void *filter_ctx,
+dod_status dod_graph_flood(const dod_csr *graph, const dod_graph_flood_desc *desc,
                            dod_graph_scratch *s)
 {
-    if (!graph || !s || (!seeds && n_seeds > 0))
-        return DOD_E_INVALID;
+    DOD__REFUSE_IF(!graph, DOD_E_INVALID);
+    DOD__REFUSE_IF(!desc, DOD_E_INVALID);
+    DOD__REFUSE_IF(!s, DOD_E_INVALID);
+    DOD__REFUSE_IF(!desc->seeds && desc->n_seeds > 0, DOD_E_INVALID);
+    const uint32_t *seeds = desc->seeds, n_seeds = desc->n_seeds;
+    const uint32_t max_depth = desc->max_depth ? desc->max_depth : UINT32_MAX;
+    const dod_graph_filter filter = desc->filter;
+    void *filter_ctx = desc->filter_ctx;
     const uint32_t n = graph->n_rows;
     for (uint32_t i = 0; i < n_seeds; ++i)
-        if (seeds[i] >= n)
-            return DOD_E_RANGE;
+        DOD__REFUSE_IF(seeds[i] >= n, DOD_E_RANGE);
     dod_status st = dod__graph_begin(s, n);
     if (st != DOD_OK)
         return st;
@@ -40,7 +44,7 @@ dod_status dod_graph_flood(const dod_csr *graph, const uint32_t *seeds, uint32_t
             const uint32_t u = items[k];
             if (u >= n) {
                 s->n_order = 0;
-                return DOD_E_RANGE;
+                return DOD__FAIL(DOD_E_RANGE, "an item >= n_rows (a neighbour that is not a node)");
             }
             if (mark[u] == stamp || !accepts(filter, filter_ctx, u))
                 continue;

@@ -86,16 +86,21 @@ static uint32_t trace_path(const uint32_t *parent, uint32_t source, uint32_t tar
     return len;
 }
 
-dod_status dod_graph_path(const dod_csr *graph, const float *weights, uint32_t source,
-                          uint32_t target, dod_graph_heuristic heuristic, void *heuristic_ctx,
-                          dod_graph_filter filter, void *filter_ctx, dod_graph_scratch *s,
-                          dod_graph_route *route)
+dod_status dod_graph_path(const dod_csr *graph, const dod_graph_path_desc *desc,
+                          dod_graph_scratch *s, dod_graph_route *route)
 {
-    if (!graph || !s || (!weights && graph->n_items > 0))
-        return DOD_E_INVALID;
+    DOD__REFUSE_IF(!graph, DOD_E_INVALID);
+    DOD__REFUSE_IF(!desc, DOD_E_INVALID);
+    DOD__REFUSE_IF(!s, DOD_E_INVALID);
+    const float *weights = desc->weights;
+    const uint32_t source = desc->source, target = desc->target;
+    const dod_graph_heuristic heuristic = desc->heuristic;
+    void *heuristic_ctx = desc->heuristic_ctx;
+    const dod_graph_filter filter = desc->filter;
+    void *filter_ctx = desc->filter_ctx;
     const uint32_t n = graph->n_rows;
-    if (source >= n || target >= n)
-        return DOD_E_RANGE;
+    DOD__REFUSE_IF(source >= n, DOD_E_RANGE);
+    DOD__REFUSE_IF(target >= n, DOD_E_RANGE);
     dod_status st = dod__graph_begin(s, n);
     if (st != DOD_OK)
         return st;
@@ -103,8 +108,7 @@ dod_status dod_graph_path(const dod_csr *graph, const float *weights, uint32_t s
     const uint32_t *offsets = graph->offsets, *items = graph->items;
 
     float h0 = heuristic_of(heuristic, heuristic_ctx, source, target);
-    if (h0 < 0.0f)
-        return DOD_E_INVALID;
+    DOD__REFUSE_IF(h0 < 0.0f, DOD_E_INVALID);
     q.mark[source] = q.stamp;
     q.dist[source] = 0.0f;
     q.h[source] = h0;
@@ -124,11 +128,9 @@ dod_status dod_graph_path(const dod_csr *graph, const float *weights, uint32_t s
         const float dv = q.dist[v];
         for (uint32_t k = offsets[v], end = offsets[v + 1]; k < end; ++k) {
             const uint32_t u = items[k];
-            const float w = weights[k];
-            if (u >= n)
-                return DOD_E_RANGE;
-            if (!(w >= 0.0f))
-                return DOD_E_INVALID;
+            const float w = weights ? weights[k] : 1.0f;
+            DOD__REFUSE_IF(u >= n, DOD_E_RANGE);
+            DOD__REFUSE_IF(!(w >= 0.0f), DOD_E_INVALID);
             const float nd = dv + w;
             if (isinf(nd))
                 continue; /* impassable */
@@ -139,8 +141,7 @@ dod_status dod_graph_path(const dod_csr *graph, const float *weights, uint32_t s
                     continue;
                 }
                 float hu = heuristic_of(heuristic, heuristic_ctx, u, target);
-                if (hu < 0.0f)
-                    return DOD_E_INVALID;
+                DOD__REFUSE_IF(hu < 0.0f, DOD_E_INVALID);
                 q.dist[u] = nd;
                 q.h[u] = hu;
                 q.parent[u] = v;

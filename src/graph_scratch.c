@@ -6,24 +6,24 @@ enum { N_ARRAYS = 7 }; /* order, mark, aux, heap, pos (uint32_t), dist, key (flo
 
 void dod_graph_scratch_init(dod_graph_scratch *s, const dod_allocator *alloc)
 {
+    if (!s)
+        return;
     memset(s, 0, sizeof *s);
     s->alloc = dod__allocator_or_heap(alloc);
 }
 
 dod_status dod_graph_scratch_reserve(dod_graph_scratch *s, uint32_t n_nodes)
 {
-    if (!s)
-        return DOD_E_INVALID;
+    DOD__REFUSE_IF(!s, DOD_E_INVALID);
     if (n_nodes <= s->cap)
         return DOD_OK;
     size_t array_bytes, total;
     /* uint32_t and float are both 4 bytes, so every array has the same padded size */
-    if (!dod__mul(n_nodes, sizeof(uint32_t), &array_bytes) ||
-        !dod__align_up(array_bytes, &array_bytes) || !dod__mul(array_bytes, N_ARRAYS, &total))
-        return DOD_E_OVERFLOW;
+    DOD__REFUSE_IF(!dod__mul(n_nodes, sizeof(uint32_t), &array_bytes), DOD_E_OVERFLOW);
+    DOD__REFUSE_IF(!dod__align_up(array_bytes, &array_bytes), DOD_E_OVERFLOW);
+    DOD__REFUSE_IF(!dod__mul(array_bytes, N_ARRAYS, &total), DOD_E_OVERFLOW);
     unsigned char *block = (unsigned char *)dod__alloc(&s->alloc, total);
-    if (!block)
-        return DOD_E_NOMEM;
+    DOD__REFUSE_IF(!block, DOD_E_NOMEM);
     dod__free(&s->alloc, s->block, s->block_bytes);
     s->block = block;
     s->block_bytes = total;

@@ -5,6 +5,22 @@
 #include <dod/base.h>
 #include <string.h>
 
+/* Every refusal returns through these, so the error hook (dod_set_error_hook) can say which
+ * check failed. DOD__FAIL(status, "what") returns the status from an expression;
+ * DOD__REFUSE_IF(cond, status) returns it when cond holds, naming cond. In a release build
+ * (DOD_DEBUG 0) both are the bare status. */
+#if DOD_DEBUG
+dod_status dod__refused(dod_status status, const char *file, int line, const char *condition);
+#  define DOD__FAIL(status, what) dod__refused((status), __FILE__, __LINE__, (what))
+#else
+#  define DOD__FAIL(status, what) (status)
+#endif
+#define DOD__REFUSE_IF(cond, status)                                                           \
+    do {                                                                                       \
+        if (cond)                                                                              \
+            return DOD__FAIL((status), #cond);                                                 \
+    } while (0)
+
 /* The allocator an object keeps: the user's, or the heap when they gave NULL. */
 static inline dod_allocator dod__allocator_or_heap(const dod_allocator *alloc)
 {

@@ -86,10 +86,11 @@ dod_status dod_reduce_rows(const dod_csr *groups, const void *values, size_t str
                            uint32_t n_values, const dod_reduce_out *out,
                            const dod_executor *exec)
 {
-    if (!groups || !out || (!values && n_values > 0) || stride < sizeof(float))
-        return DOD_E_INVALID;
-    if (exec && (!exec->run || exec->n_threads == 0))
-        return DOD_E_INVALID;
+    DOD__REFUSE_IF(!groups, DOD_E_INVALID);
+    DOD__REFUSE_IF(!out, DOD_E_INVALID);
+    DOD__REFUSE_IF(!values && n_values > 0, DOD_E_INVALID);
+    DOD__REFUSE_IF(stride < sizeof(float), DOD_E_INVALID);
+    DOD__REFUSE_IF(exec && (!exec->run || exec->n_threads == 0), DOD_E_INVALID);
     const uint32_t n_rows = groups->n_rows;
     reduce_job job = { groups, (const unsigned char *)values, stride, n_values, *out, n_rows, 1,
                        NULL };
@@ -109,8 +110,7 @@ dod_status dod_reduce_rows(const dod_csr *groups, const void *values, size_t str
     else
         validate_task(&job, 0);
     for (uint32_t t = 0; t < job.n_tasks; ++t)
-        if (flags[t])
-            return DOD_E_RANGE;
+        DOD__REFUSE_IF(flags[t], DOD_E_RANGE);
     if (job.n_tasks > 1)
         exec->run(exec->ctx, job.n_tasks, reduce_task, &job);
     else

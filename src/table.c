@@ -29,8 +29,8 @@ static int column_bytes(size_t size, uint32_t cap, size_t *out)
 
 static void reset_storage(dod_table *t)
 {
-    t->len = 0;
-    t->cap = 0;
+    t->n_rows = 0;
+    t->row_cap = 0;
     t->n_slots = 0;
     t->slot_cap = 0;
     t->free_head = DOD__TABLE_NONE;
@@ -44,27 +44,23 @@ static void reset_storage(dod_table *t)
     t->tag = next_tag(t) & ((1u << DOD__TABLE_TAG_BITS) - 1);
 }
 
-static int valid_desc(const dod_column_desc *d)
+static int valid_desc(const dod_table_column_desc *d)
 {
     return d->size > 0 && d->align > 0 && (d->align & (d->align - 1)) == 0 &&
            d->align <= DOD_ALIGN && d->size % d->align == 0;
 }
 
-dod_status dod_table_init(dod_table *t, const dod_column_desc *cols, uint32_t n_cols,
+dod_status dod_table_init(dod_table *t, const dod_table_column_desc *cols, uint32_t n_cols,
                           const dod_allocator *alloc)
 {
-    if (!t)
-        return DOD_E_INVALID;
+    DOD__REFUSE_IF(!t, DOD_E_INVALID);
     memset(t, 0, sizeof *t);
     t->alloc = dod__allocator_or_heap(alloc);
     reset_storage(t);
-    if (!cols && n_cols > 0)
-        return DOD_E_INVALID;
-    if (n_cols > DOD_TABLE_MAX_COLUMNS)
-        return DOD_E_RANGE;
+    DOD__REFUSE_IF(!cols && n_cols > 0, DOD_E_INVALID);
+    DOD__REFUSE_IF(n_cols > DOD_TABLE_MAX_COLUMNS, DOD_E_RANGE);
     for (uint32_t c = 0; c < n_cols; ++c)
-        if (!valid_desc(&cols[c]))
-            return DOD_E_INVALID;
+        DOD__REFUSE_IF(!valid_desc(&cols[c]), DOD_E_INVALID);
     /* Dense group indices in order of first appearance. */
     uint32_t n_groups = 0;
     for (uint32_t c = 0; c < n_cols; ++c) {
@@ -88,11 +84,9 @@ dod_status dod__table_alloc_blocks(const dod_table *t, uint32_t cap, dod__table_
     for (uint32_t c = 0; c <= t->n_cols; ++c) {
         size_t b;
         uint32_t g = t->col_block[c];
-        if (!column_bytes(dod__table_col_size(t, c), cap, &b))
-            return DOD_E_OVERFLOW;
+        DOD__REFUSE_IF(!column_bytes(dod__table_col_size(t, c), cap, &b), DOD_E_OVERFLOW);
         offset[c] = bytes[g];
-        if (!dod__add(bytes[g], b, &bytes[g]))
-            return DOD_E_OVERFLOW;
+        DOD__REFUSE_IF(!dod__add(bytes[g], b, &bytes[g]), DOD_E_OVERFLOW);
     }
     for (uint32_t g = 0; g <= t->n_groups; ++g) {
         fresh->block[g] = dod__alloc(&t->alloc, bytes[g]);
@@ -102,12 +96,12 @@ dod_status dod__table_alloc_blocks(const dod_table *t, uint32_t cap, dod__table_
                 dod__free(&t->alloc, fresh->block[g], fresh->block_bytes[g]);
                 fresh->block[g] = NULL;
             }
-            return DOD_E_NOMEM;
+            return DOD__FAIL(DOD_E_NOMEM, "allocating a column group");
         }
     }
     for (uint32_t c = 0; c <= t->n_cols; ++c)
         fresh->col[c] = (unsigned char *)fresh->block[t->col_block[c]] + offset[c];
-    fresh->cap = cap;
+    fresh->row_cap = cap;
     return DOD_OK;
 }
 
@@ -124,19 +118,18 @@ dod_status dod__table_prepare(const dod_table *t, uint32_t rows, uint32_t slots,
 {
     fresh->block[0] = NULL;
     fresh->slots = NULL;
-    fresh->cap = t->cap;
+    fresh->row_cap = t->row_cap;
     fresh->slot_cap = t->slot_cap;
-    if (rows > DOD_TABLE_MAX_ROWS || slots > DOD_TABLE_MAX_ROWS)
-        return DOD_E_OVERFLOW;
+    DOD__REFUSE_IF(rows > DOD_TABLE_MAX_ROWS, DOD_E_OVERFLOW);
+    DOD__REFUSE_IF(slots > DOD_TABLE_MAX_ROWS, DOD_E_OVERFLOW);
     size_t slot_bytes = 0;
     uint32_t slot_cap = t->slot_cap;
     if (slots > t->slot_cap) {
         slot_cap = grow ? grown(t->slot_cap, slots, 16) : slots;
-        if (!dod__mul(slot_cap, sizeof(dod_table_slot), &slot_bytes))
-            return DOD_E_OVERFLOW;
+        DOD__REFUSE_IF(!dod__mul(slot_cap, sizeof(dod_table_slot), &slot_bytes), DOD_E_OVERFLOW);
     }
-    if (rows > t->cap) {
-        dod_status st = dod__table_alloc_blocks(t, grow ? grown(t->cap, rows, 16) : rows, fresh);
+    if (rows > t->row_cap) {
+        dod_status st = dod__table_alloc_blocks(t, grow ? grown(t->row_cap, rows, 16) : rows, fresh);
         if (st != DOD_OK)
             return st;
     }
@@ -144,7 +137,7 @@ dod_status dod__table_prepare(const dod_table *t, uint32_t rows, uint32_t slots,
         fresh->slots = (dod_table_slot *)dod__alloc(&t->alloc, slot_bytes);
         if (!fresh->slots) {
             dod__table_discard(t, fresh);
-            return DOD_E_NOMEM;
+            return DOD__FAIL(DOD_E_NOMEM, "allocating the slot array");
         }
         fresh->slot_cap = slot_cap;
     }
@@ -177,15 +170,15 @@ void dod__table_swap_blocks(dod_table *t, dod__table_fresh *fresh)
     }
     for (uint32_t c = 0; c <= t->n_cols; ++c)
         t->col[c] = fresh->col[c];
-    t->cap = fresh->cap;
+    t->row_cap = fresh->row_cap;
     fresh->block[0] = NULL;
 }
 
 void dod__table_commit(dod_table *t, dod__table_fresh *fresh)
 {
     if (fresh->block[0]) {
-        for (uint32_t c = 0; c <= t->n_cols && t->len > 0; ++c)
-            memcpy(fresh->col[c], t->col[c], (size_t)t->len * dod__table_col_size(t, c));
+        for (uint32_t c = 0; c <= t->n_cols && t->n_rows > 0; ++c)
+            memcpy(fresh->col[c], t->col[c], (size_t)t->n_rows * dod__table_col_size(t, c));
         dod__table_swap_blocks(t, fresh);
     }
     if (fresh->slots) {
@@ -200,15 +193,12 @@ void dod__table_commit(dod_table *t, dod__table_fresh *fresh)
 
 dod_status dod_table_reserve(dod_table *t, uint32_t rows)
 {
-    if (!t)
-        return DOD_E_INVALID;
-    if (rows > DOD_TABLE_MAX_ROWS)
-        return DOD_E_OVERFLOW;
+    DOD__REFUSE_IF(!t, DOD_E_INVALID);
+    DOD__REFUSE_IF(rows > DOD_TABLE_MAX_ROWS, DOD_E_OVERFLOW);
     /* Pushes take free slots first, then new ones. */
-    uint32_t extra = rows > t->len ? rows - t->len : 0;
+    uint32_t extra = rows > t->n_rows ? rows - t->n_rows : 0;
     uint64_t slots = t->n_slots + (uint64_t)(extra > t->n_free ? extra - t->n_free : 0);
-    if (slots > DOD_TABLE_MAX_ROWS)
-        return DOD_E_OVERFLOW;
+    DOD__REFUSE_IF(slots > DOD_TABLE_MAX_ROWS, DOD_E_OVERFLOW);
     dod__table_fresh fresh;
     dod_status st = dod__table_prepare(t, rows, (uint32_t)slots, 0, &fresh);
     if (st == DOD_OK)
@@ -222,14 +212,14 @@ void dod_table_clear(dod_table *t)
         return;
     const uint32_t *row_slot = dod__table_row_slot(t);
     /* Free in reverse so the next pushes reuse the slots of rows 0, 1, ... in order. */
-    for (uint32_t r = t->len; r-- > 0;)
+    for (uint32_t r = t->n_rows; r-- > 0;)
         dod__table_release_slot(t, row_slot[r]);
-    t->len = 0;
+    t->n_rows = 0;
 }
 
-uint32_t dod_table_len(const dod_table *t)
+uint32_t dod_table_count(const dod_table *t)
 {
-    return t ? t->len : 0;
+    return t ? t->n_rows : 0;
 }
 
 void *dod_table_column(const dod_table *t, uint32_t col)

@@ -14,8 +14,8 @@ static int same_columns(const dod_table *a, const dod_table *b)
 
 dod_status dod_table_copy(dod_table *dst, const dod_table *src)
 {
-    if (!dst || !src)
-        return DOD_E_INVALID;
+    DOD__REFUSE_IF(!dst, DOD_E_INVALID);
+    DOD__REFUSE_IF(!src, DOD_E_INVALID);
     if (dst == src)
         return DOD_OK;
     dod__table_fresh fresh;
@@ -23,14 +23,14 @@ dod_status dod_table_copy(dod_table *dst, const dod_table *src)
     fresh.slots = NULL;
     fresh.slot_cap = dst->slot_cap;
     int same = same_columns(dst, src);
-    if ((!same || dst->cap < src->len) && src->cap > 0) {
+    if ((!same || dst->row_cap < src->n_rows) && src->row_cap > 0) {
         /* dst's blocks are laid out for src's columns, at src's capacity. */
         dod_table shape = *dst;
         shape.n_cols = src->n_cols;
         shape.n_groups = src->n_groups;
         memcpy(shape.desc, src->desc, sizeof shape.desc);
         memcpy(shape.col_block, src->col_block, sizeof shape.col_block);
-        dod_status st = dod__table_alloc_blocks(&shape, src->cap, &fresh);
+        dod_status st = dod__table_alloc_blocks(&shape, src->row_cap, &fresh);
         if (st != DOD_OK)
             return st;
     }
@@ -42,7 +42,7 @@ dod_status dod_table_copy(dod_table *dst, const dod_table *src)
                 for (uint32_t g = 0; g <= src->n_groups; ++g)
                     dod__free(&dst->alloc, fresh.block[g], fresh.block_bytes[g]);
             }
-            return DOD_E_NOMEM;
+            return DOD__FAIL(DOD_E_NOMEM, "allocating the slot array");
         }
         fresh.slot_cap = src->slot_cap;
     }
@@ -61,7 +61,7 @@ dod_status dod_table_copy(dod_table *dst, const dod_table *src)
         dst->n_groups = src->n_groups;
         memcpy(dst->desc, src->desc, sizeof dst->desc);
         memcpy(dst->col_block, src->col_block, sizeof dst->col_block);
-        dst->cap = 0;
+        dst->row_cap = 0;
         if (fresh.block[0])
             dod__table_swap_blocks(dst, &fresh);
     }
@@ -70,11 +70,11 @@ dod_status dod_table_copy(dod_table *dst, const dod_table *src)
         dst->slots = fresh.slots;
         dst->slot_cap = fresh.slot_cap;
     }
-    for (uint32_t c = 0; c <= src->n_cols && src->len > 0; ++c)
-        memcpy(dst->col[c], src->col[c], (size_t)src->len * dod__table_col_size(src, c));
+    for (uint32_t c = 0; c <= src->n_cols && src->n_rows > 0; ++c)
+        memcpy(dst->col[c], src->col[c], (size_t)src->n_rows * dod__table_col_size(src, c));
     if (src->n_slots)
         memcpy(dst->slots, src->slots, (size_t)src->n_slots * sizeof(dod_table_slot));
-    dst->len = src->len;
+    dst->n_rows = src->n_rows;
     dst->n_slots = src->n_slots;
     dst->free_head = src->free_head;
     dst->n_free = src->n_free;

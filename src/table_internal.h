@@ -44,7 +44,7 @@ static inline void dod__table_release_slot(dod_table *t, uint32_t slot)
 }
 
 typedef struct dod__table_fresh {
-    uint32_t cap;                            /* capacity of the fresh blocks */
+    uint32_t row_cap;                            /* capacity of the fresh blocks */
     void *block[DOD_TABLE_MAX_COLUMNS + 1];  /* NULL everywhere when no blocks are fresh */
     size_t block_bytes[DOD_TABLE_MAX_COLUMNS + 1];
     void *col[DOD_TABLE_MAX_COLUMNS + 1];    /* column bases inside the fresh blocks */
@@ -69,7 +69,7 @@ void dod__table_commit(dod_table *t, dod__table_fresh *fresh);
 void dod__table_discard(const dod_table *t, dod__table_fresh *fresh);
 
 /* Free t's blocks only (not the slot array) and install fresh's blocks in their place, with
- * fresh->cap as the new capacity. The caller has filled the fresh columns. */
+ * fresh->row_cap as the new capacity. The caller has filled the fresh columns. */
 void dod__table_swap_blocks(dod_table *t, dod__table_fresh *fresh);
 
 /* The largest element of any column, the back-pointer column included. */

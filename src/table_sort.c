@@ -28,16 +28,16 @@ void dod__table_apply_perm(dod_table *t, const uint32_t *perm, void *scratch)
     for (uint32_t c = 0; c <= t->n_cols; ++c) {
         size_t size = dod__table_col_size(t, c);
         if (size == 4)
-            gather4((uint32_t *)scratch, (const uint32_t *)t->col[c], perm, t->len);
+            gather4((uint32_t *)scratch, (const uint32_t *)t->col[c], perm, t->n_rows);
         else if (size == 8)
-            gather8((uint64_t *)scratch, (const uint64_t *)t->col[c], perm, t->len);
+            gather8((uint64_t *)scratch, (const uint64_t *)t->col[c], perm, t->n_rows);
         else
             gather_bytes((unsigned char *)scratch, (const unsigned char *)t->col[c], size, perm,
-                         t->len);
-        memcpy(t->col[c], scratch, (size_t)t->len * size);
+                         t->n_rows);
+        memcpy(t->col[c], scratch, (size_t)t->n_rows * size);
     }
     const uint32_t *row_slot = dod__table_row_slot(t);
-    for (uint32_t r = 0; r < t->len; ++r)
+    for (uint32_t r = 0; r < t->n_rows; ++r)
         t->slots[row_slot[r]].index = r;
 }
 
@@ -47,26 +47,24 @@ static dod_status alloc_scratch(const dod_table *t, size_t head, void **scratch,
                                 void **column_scratch)
 {
     size_t col_bytes;
-    if (!dod__align_up(head, &head) || !dod__mul(t->len, dod__table_max_size(t), &col_bytes) ||
-        !dod__add(head, col_bytes, bytes))
-        return DOD_E_OVERFLOW;
+    DOD__REFUSE_IF(!dod__align_up(head, &head), DOD_E_OVERFLOW);
+    DOD__REFUSE_IF(!dod__mul(t->n_rows, dod__table_max_size(t), &col_bytes), DOD_E_OVERFLOW);
+    DOD__REFUSE_IF(!dod__add(head, col_bytes, bytes), DOD_E_OVERFLOW);
     *scratch = dod__alloc(&t->alloc, *bytes);
-    if (!*scratch)
-        return DOD_E_NOMEM;
+    DOD__REFUSE_IF(!*scratch, DOD_E_NOMEM);
     *column_scratch = (unsigned char *)*scratch + head;
     return DOD_OK;
 }
 
 dod_status dod_table_permute(dod_table *t, const uint32_t *perm)
 {
-    if (!t || (!perm && t->len > 0))
-        return DOD_E_INVALID;
-    for (uint32_t i = 0; i < t->len; ++i)
-        if (perm[i] >= t->len)
-            return DOD_E_RANGE;
-    if (t->len == 0)
+    DOD__REFUSE_IF(!t, DOD_E_INVALID);
+    DOD__REFUSE_IF(!perm && t->n_rows > 0, DOD_E_INVALID);
+    for (uint32_t i = 0; i < t->n_rows; ++i)
+        DOD__REFUSE_IF(perm[i] >= t->n_rows, DOD_E_RANGE);
+    if (t->n_rows == 0)
         return DOD_OK;
-    size_t words = ((size_t)t->len + 63) / 64, bytes;
+    size_t words = ((size_t)t->n_rows + 63) / 64, bytes;
     void *scratch, *columns;
     dod_status st = alloc_scratch(t, words * sizeof(uint64_t), &scratch, &bytes, &columns);
     if (st != DOD_OK)
@@ -74,7 +72,7 @@ dod_status dod_table_permute(dod_table *t, const uint32_t *perm)
     uint64_t *seen = (uint64_t *)scratch;
     memset(seen, 0, words * sizeof(uint64_t));
     int dup = 0;
-    for (uint32_t i = 0; i < t->len && !dup; ++i) {
+    for (uint32_t i = 0; i < t->n_rows && !dup; ++i) {
         uint64_t bit = 1ull << (perm[i] % 64);
         dup = (seen[perm[i] / 64] & bit) != 0;
         seen[perm[i] / 64] |= bit;
@@ -82,7 +80,8 @@ dod_status dod_table_permute(dod_table *t, const uint32_t *perm)
     if (!dup)
         dod__table_apply_perm(t, perm, columns);
     dod__free(&t->alloc, scratch, bytes);
-    return dup ? DOD_E_INVALID : DOD_OK;
+    DOD__REFUSE_IF(dup, DOD_E_INVALID);
+    return DOD_OK;
 }
 
 /* ---- radix sort of (key << 32 | row) pairs, least significant byte first ---- */
@@ -228,36 +227,33 @@ static void apply_bucketed(dod_table *t, const uint8_t *digit, const uint32_t *s
         uint32_t cursor[256];
         memcpy(cursor, starts, sizeof cursor);
         if (size == 4) {
-            scatter4((uint32_t *)scratch, (const uint32_t *)t->col[c], digit, cursor, t->len);
-            gather4((uint32_t *)t->col[c], (const uint32_t *)scratch, pos, t->len);
+            scatter4((uint32_t *)scratch, (const uint32_t *)t->col[c], digit, cursor, t->n_rows);
+            gather4((uint32_t *)t->col[c], (const uint32_t *)scratch, pos, t->n_rows);
         } else if (size == 8) {
-            scatter8((uint64_t *)scratch, (const uint64_t *)t->col[c], digit, cursor, t->len);
-            gather8((uint64_t *)t->col[c], (const uint64_t *)scratch, pos, t->len);
+            scatter8((uint64_t *)scratch, (const uint64_t *)t->col[c], digit, cursor, t->n_rows);
+            gather8((uint64_t *)t->col[c], (const uint64_t *)scratch, pos, t->n_rows);
         } else {
             scatter_bytes((unsigned char *)scratch, (const unsigned char *)t->col[c], size,
-                          digit, cursor, t->len);
+                          digit, cursor, t->n_rows);
             gather_bytes((unsigned char *)t->col[c], (const unsigned char *)scratch, size, pos,
-                         t->len);
+                         t->n_rows);
         }
     }
     const uint32_t *row_slot = dod__table_row_slot(t);
-    for (uint32_t r = 0; r < t->len; ++r)
+    for (uint32_t r = 0; r < t->n_rows; ++r)
         t->slots[row_slot[r]].index = r;
 }
 
 static dod_status sort_key(dod_table *t, uint32_t col, key_kind kind)
 {
-    if (!t)
-        return DOD_E_INVALID;
-    if (col >= t->n_cols)
-        return DOD_E_RANGE;
-    if (t->desc[col].size != 4)
-        return DOD_E_INVALID;
-    if (t->len < 2)
+    DOD__REFUSE_IF(!t, DOD_E_INVALID);
+    DOD__REFUSE_IF(col >= t->n_cols, DOD_E_RANGE);
+    DOD__REFUSE_IF(t->desc[col].size != 4, DOD_E_INVALID);
+    if (t->n_rows < 2)
         return DOD_OK;
     /* Scratch: the pairs, their ping-pong buffer, the perm, a byte a row for the buckets,
      * then the column buffer (20 + 1 bytes a row plus len * the largest element). */
-    uint32_t n = t->len;
+    uint32_t n = t->n_rows;
     size_t pair_bytes = (size_t)n * sizeof(uint64_t), bytes;
     void *scratch, *columns;
     dod_status st = alloc_scratch(t, 2 * pair_bytes + (size_t)n * (sizeof(uint32_t) + 1),
@@ -352,26 +348,25 @@ static uint32_t *merge_sort(const cmp_ctx *c, uint32_t *src, uint32_t *dst, uint
 
 dod_status dod_table_sort_by(dod_table *t, uint32_t col, dod_table_cmp cmp, void *ctx)
 {
-    if (!t || !cmp)
-        return DOD_E_INVALID;
-    if (col >= t->n_cols)
-        return DOD_E_RANGE;
-    if (t->len < 2)
+    DOD__REFUSE_IF(!t, DOD_E_INVALID);
+    DOD__REFUSE_IF(!cmp, DOD_E_INVALID);
+    DOD__REFUSE_IF(col >= t->n_cols, DOD_E_RANGE);
+    if (t->n_rows < 2)
         return DOD_OK;
-    size_t idx_bytes = (size_t)t->len * sizeof(uint32_t), bytes;
+    size_t idx_bytes = (size_t)t->n_rows * sizeof(uint32_t), bytes;
     void *scratch, *columns;
     dod_status st = alloc_scratch(t, 2 * idx_bytes, &scratch, &bytes, &columns);
     if (st != DOD_OK)
         return st;
     uint32_t *a = (uint32_t *)scratch;
-    for (uint32_t i = 0; i < t->len; ++i)
+    for (uint32_t i = 0; i < t->n_rows; ++i)
         a[i] = i;
     cmp_ctx c;
     c.keys = (const unsigned char *)t->col[col];
     c.size = t->desc[col].size;
     c.cmp = cmp;
     c.ctx = ctx;
-    const uint32_t *perm = merge_sort(&c, a, a + t->len, t->len);
+    const uint32_t *perm = merge_sort(&c, a, a + t->n_rows, t->n_rows);
     dod__table_apply_perm(t, perm, columns);
     dod__free(&t->alloc, scratch, bytes);
     return DOD_OK;

@@ -23,8 +23,8 @@ static inline table_snap snap_take(const dod_table *t)
     s.fields = *t;
     for (uint32_t c = 0; c <= DOD_TABLE_MAX_COLUMNS; ++c)
         s.cols[c] = NULL;
-    for (uint32_t c = 0; c <= t->n_cols && t->len > 0; ++c) {
-        size_t n = (size_t)t->len * snap_col_size(t, c);
+    for (uint32_t c = 0; c <= t->n_cols && t->n_rows > 0; ++c) {
+        size_t n = (size_t)t->n_rows * snap_col_size(t, c);
         s.cols[c] = (unsigned char *)malloc(n);
         memcpy(s.cols[c], t->col[c], n);
     }
@@ -40,15 +40,15 @@ static inline table_snap snap_take(const dod_table *t)
 static inline int snap_unchanged(const dod_table *t, table_snap *s)
 {
     const dod_table *f = &s->fields;
-    int ok = f->len == t->len && f->cap == t->cap && f->n_cols == t->n_cols &&
+    int ok = f->n_rows == t->n_rows && f->row_cap == t->row_cap && f->n_cols == t->n_cols &&
              f->n_groups == t->n_groups && f->tag == t->tag && f->n_slots == t->n_slots &&
              f->slot_cap == t->slot_cap && f->free_head == t->free_head &&
              f->n_free == t->n_free && f->slots == t->slots;
     for (uint32_t c = 0; ok && c <= DOD_TABLE_MAX_COLUMNS; ++c)
         ok = f->col[c] == t->col[c] && f->block[c] == t->block[c] &&
              f->block_bytes[c] == t->block_bytes[c];
-    for (uint32_t c = 0; ok && c <= t->n_cols && t->len > 0; ++c)
-        ok = memcmp(s->cols[c], t->col[c], (size_t)t->len * snap_col_size(t, c)) == 0;
+    for (uint32_t c = 0; ok && c <= t->n_cols && t->n_rows > 0; ++c)
+        ok = memcmp(s->cols[c], t->col[c], (size_t)t->n_rows * snap_col_size(t, c)) == 0;
     if (ok && t->n_slots)
         ok = memcmp(s->slots, t->slots, t->n_slots * sizeof(dod_table_slot)) == 0;
     for (uint32_t c = 0; c <= DOD_TABLE_MAX_COLUMNS; ++c)

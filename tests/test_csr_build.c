@@ -133,7 +133,7 @@ static void free_input(input *in)
     free(in->base);
 }
 
-static dod_csr_desc desc_of(const input *in, const dod_executor *exec, dod_csr_strategy s)
+static dod_csr_desc desc_of(const input *in, const dod_executor *exec, dod_csr_build_strategy s)
 {
     dod_csr_desc d;
     memset(&d, 0, sizeof d);
@@ -187,11 +187,11 @@ static int all_builds_match(const input *in, int sort, dod_csr *reused)
 {
     model m = make_model(in->n_rows, in->keys, in->ks, in->values, in->vs, in->n_items, sort);
     int ok = 1;
-    for (int s = DOD_CSR_AUTO; s <= DOD_CSR_PARTITIONED; ++s) {
+    for (int s = DOD_CSR_BUILD_AUTO; s <= DOD_CSR_BUILD_PARTITIONED; ++s) {
         /* AUTO picks one of the other two, so it needs fewer executors. */
-        for (int e = -1; e < (s == DOD_CSR_AUTO ? 2 : N_EXECS); ++e) {
-            dod_csr_desc d = desc_of(in, e < 0 ? NULL : &execs[e], (dod_csr_strategy)s);
-            d.flags = sort ? DOD_CSR_SORT_ROWS : 0;
+        for (int e = -1; e < (s == DOD_CSR_BUILD_AUTO ? 2 : N_EXECS); ++e) {
+            dod_csr_desc d = desc_of(in, e < 0 ? NULL : &execs[e], (dod_csr_build_strategy)s);
+            d.flags = sort ? DOD_CSR_BUILD_SORT_ROWS : 0;
             dod_csr c;
             dod_csr_init(&c, NULL);
             ok = ok && dod_csr_build_desc(&c, &d) == DOD_OK;
@@ -271,13 +271,13 @@ static void test_bad_input(void)
     uint32_t small_keys[3] = { 0, 1, 0 };
     CHECK_OK(dod_csr_build(&c, 2, small_keys, 4, 3));
     const uint32_t positions[3] = { 0, 70001, 139999 };
-    for (int s = DOD_CSR_AUTO; s <= DOD_CSR_PARTITIONED; ++s) {
+    for (int s = DOD_CSR_BUILD_AUTO; s <= DOD_CSR_BUILD_PARTITIONED; ++s) {
         for (int e = -1; e < N_EXECS; ++e) {
             for (int p = 0; p < 3; ++p) {
                 unsigned char *at = in.keys + (size_t)positions[p] * in.ks;
                 uint32_t saved = load(at), bad = p == 1 ? UINT32_MAX : in.n_rows;
                 memcpy(at, &bad, 4);
-                dod_csr_desc d = desc_of(&in, e < 0 ? NULL : &execs[e], (dod_csr_strategy)s);
+                dod_csr_desc d = desc_of(&in, e < 0 ? NULL : &execs[e], (dod_csr_build_strategy)s);
                 csr_snap snap = csr_snap_take(&c);
                 CHECK_STATUS(dod_csr_build_desc(&c, &d), DOD_E_RANGE);
                 CHECK(csr_snap_unchanged(&c, &snap));
@@ -289,10 +289,10 @@ static void test_bad_input(void)
     uint32_t *vals = (uint32_t *)malloc((size_t)in.n_items * 4);
     for (uint32_t i = 0; i < in.n_items; ++i)
         vals[i] = i % 1000;
-    for (int s = DOD_CSR_AUTO; s <= DOD_CSR_PARTITIONED; ++s) {
+    for (int s = DOD_CSR_BUILD_AUTO; s <= DOD_CSR_BUILD_PARTITIONED; ++s) {
         for (int e = -1; e < N_EXECS; e += 2) {
             for (int p = 0; p < 3; ++p) {
-                dod_csr_desc d = desc_of(&in, e < 0 ? NULL : &execs[e], (dod_csr_strategy)s);
+                dod_csr_desc d = desc_of(&in, e < 0 ? NULL : &execs[e], (dod_csr_build_strategy)s);
                 d.values = vals;
                 d.value_stride = 4;
                 d.value_bound = 1000;
@@ -315,29 +315,29 @@ static void test_bad_input(void)
     free(vals);
 
     /* Malformed descriptions. */
-    dod_csr_desc d = desc_of(&in, NULL, DOD_CSR_AUTO);
+    dod_csr_desc d = desc_of(&in, NULL, DOD_CSR_BUILD_AUTO);
     csr_snap snap = csr_snap_take(&c);
     CHECK_STATUS(dod_csr_build_desc(NULL, &d), DOD_E_INVALID);
     CHECK_STATUS(dod_csr_build_desc(&c, NULL), DOD_E_INVALID);
     d.keys = NULL;
     CHECK_STATUS(dod_csr_build_desc(&c, &d), DOD_E_INVALID);
-    d = desc_of(&in, NULL, DOD_CSR_AUTO);
+    d = desc_of(&in, NULL, DOD_CSR_BUILD_AUTO);
     d.key_stride = 3;
     CHECK_STATUS(dod_csr_build_desc(&c, &d), DOD_E_INVALID);
     d.key_stride = in.ks;
     d.values = in.keys;
     d.value_stride = 2;
     CHECK_STATUS(dod_csr_build_desc(&c, &d), DOD_E_INVALID);
-    d = desc_of(&in, NULL, DOD_CSR_AUTO);
+    d = desc_of(&in, NULL, DOD_CSR_BUILD_AUTO);
     d.flags = 2;
     CHECK_STATUS(dod_csr_build_desc(&c, &d), DOD_E_INVALID);
     d.flags = 0;
-    d.strategy = (dod_csr_strategy)3;
+    d.strategy = (dod_csr_build_strategy)3;
     CHECK_STATUS(dod_csr_build_desc(&c, &d), DOD_E_INVALID);
     dod_executor broken = { NULL, NULL, 2 };
-    d = desc_of(&in, &broken, DOD_CSR_AUTO);
+    d = desc_of(&in, &broken, DOD_CSR_BUILD_AUTO);
     CHECK_STATUS(dod_csr_build_desc(&c, &d), DOD_E_INVALID);
-    d = desc_of(&in, NULL, DOD_CSR_AUTO);
+    d = desc_of(&in, NULL, DOD_CSR_BUILD_AUTO);
     d.n_rows = UINT32_MAX;
     CHECK_STATUS(dod_csr_build_desc(&c, &d), DOD_E_OVERFLOW);
     d.n_rows = 0;
@@ -345,7 +345,7 @@ static void test_bad_input(void)
     CHECK(csr_snap_unchanged(&c, &snap));
 
     /* Zero strides mean 4, and 0 rows with 0 items is a valid empty index. */
-    d = desc_of(&in, NULL, DOD_CSR_AUTO);
+    d = desc_of(&in, NULL, DOD_CSR_BUILD_AUTO);
     uint32_t packed[4] = { 1, 0, 1, 1 };
     d.keys = packed;
     d.key_stride = 0;
@@ -367,9 +367,9 @@ static void test_alloc_failures(void)
 {
     test_rng rng = { 11 };
     input in = make_input(&rng, UNIFORM, 300000, 100000, 4, 0, 0);
-    for (int s = DOD_CSR_AUTO; s <= DOD_CSR_PARTITIONED; ++s) {
+    for (int s = DOD_CSR_BUILD_AUTO; s <= DOD_CSR_BUILD_PARTITIONED; ++s) {
         for (int e = -1; e < 2; ++e) {
-            dod_csr_desc d = desc_of(&in, e < 0 ? NULL : &execs[e], (dod_csr_strategy)s);
+            dod_csr_desc d = desc_of(&in, e < 0 ? NULL : &execs[e], (dod_csr_build_strategy)s);
             long walked = 0;
             for (long fail = 0;; ++fail) {
                 test_alloc t;
@@ -391,7 +391,7 @@ static void test_alloc_failures(void)
                     size_t held = dod_csr_bytes(&c);
                     CHECK_OK(dod_csr_shrink(&c));
                     CHECK(c.scratch == NULL && c.scratch_bytes == 0);
-                    CHECK(dod_csr_bytes(&c) < held || s == DOD_CSR_PLAIN);
+                    CHECK(dod_csr_bytes(&c) < held || s == DOD_CSR_BUILD_PLAIN);
                     dod_csr_free(&c);
                     CHECK_EQ(t.live, 0);
                     test_alloc_finish(&t);
@@ -472,7 +472,7 @@ static void test_arena_scratch(void)
     input in = make_input(&rng, UNIFORM, 300000, 600000, 4, 0, 0);
     for (int e = -1; e < 2; ++e) {
         const dod_executor *exec = e < 0 ? NULL : &execs[e];
-        dod_csr_desc d = desc_of(&in, exec, DOD_CSR_PARTITIONED);
+        dod_csr_desc d = desc_of(&in, exec, DOD_CSR_BUILD_PARTITIONED);
         dod_csr held;
         dod_csr_init(&held, NULL);
         CHECK_OK(dod_csr_build_desc(&held, &d));
@@ -534,7 +534,7 @@ static int auto_uses_scratch(enum dist d, uint32_t n_rows, uint32_t n_items,
     input in = make_input(&rng, d, n_rows, n_items, 4, 0, 0);
     dod_csr c;
     dod_csr_init(&c, NULL);
-    dod_csr_desc desc = desc_of(&in, exec, DOD_CSR_AUTO);
+    dod_csr_desc desc = desc_of(&in, exec, DOD_CSR_BUILD_AUTO);
     CHECK_OK(dod_csr_build_desc(&c, &desc));
     int used = c.scratch != NULL;
     dod_csr_free(&c);

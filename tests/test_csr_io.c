@@ -4,6 +4,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <dod/csr_io.h>
 #include <dod/csr_view.h>
+#include <dod/file_map.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -129,9 +130,9 @@ static void round_trip(const dod_csr *src)
     }
     fclose(p);
 
-    for (int level = DOD_VALIDATE_NONE; level <= DOD_VALIDATE_FULL; ++level) {
+    for (int level = DOD_CSR_VIEW_VALIDATE_NONE; level <= DOD_CSR_VIEW_VALIDATE_FULL; ++level) {
         dod_csr_view v;
-        CHECK_OK(dod_csr_view_open(&v, im.bytes, im.len, (dod_validate)level));
+        CHECK_OK(dod_csr_view_open(&v, im.bytes, im.len, (dod_csr_view_validate)level));
         CHECK(view_matches(&v, src));
         CHECK_EQ(v.item_bound, src->item_bound);
         CHECK((const unsigned char *)v.offsets == im.bytes + 64); /* in place, no copy */
@@ -347,7 +348,7 @@ static void test_swap_path(void)
     CHECK_EQ((size_t)ftell(saved), be.len);
     fclose(saved);
     dod_csr_view v;
-    CHECK_STATUS(dod_csr_view_open(&v, be.bytes, be.len, DOD_VALIDATE_NONE), DOD_E_INVALID);
+    CHECK_STATUS(dod_csr_view_open(&v, be.bytes, be.len, DOD_CSR_VIEW_VALIDATE_NONE), DOD_E_INVALID);
     /* The host's own bytes are not what a swapping host accepts. */
     csr_snap s = csr_snap_take(&back);
     CHECK_STATUS(dod_csr_load_mem(&back, le.bytes, le.len), DOD_E_CORRUPT);
@@ -371,7 +372,7 @@ static void expect_refused(dod_csr *target, const unsigned char *bytes, size_t l
     CHECK_STATUS(dod_csr_load_mem(target, im.bytes, len), want);
     CHECK(csr_snap_same(target, &s));
     dod_csr_view v;
-    CHECK_STATUS(dod_csr_view_open(&v, im.bytes, len, DOD_VALIDATE_FULL), want);
+    CHECK_STATUS(dod_csr_view_open(&v, im.bytes, len, DOD_CSR_VIEW_VALIDATE_FULL), want);
     if (check_stream) {
         FILE *f = file_with(bytes, len);
         CHECK_STATUS(dod_csr_load(target, f), want);
@@ -395,7 +396,7 @@ static void sweep(const dod_csr *src, dod_csr *target, int streams)
         expect_refused(target, im.bytes, n, DOD_E_CORRUPT, streams);
         dod_csr_view v;
         image cut = image_copy(im.bytes, n);
-        CHECK_STATUS(dod_csr_view_open(&v, cut.bytes, n, DOD_VALIDATE_HEADER), DOD_E_CORRUPT);
+        CHECK_STATUS(dod_csr_view_open(&v, cut.bytes, n, DOD_CSR_VIEW_VALIDATE_HEADER), DOD_E_CORRUPT);
         free(cut.bytes);
     }
     unsigned char *longer = (unsigned char *)malloc(im.len + 1); /* one byte too many */
@@ -408,7 +409,7 @@ static void sweep(const dod_csr *src, dod_csr *target, int streams)
         expect_refused(target, im.bytes, im.len, DOD_E_CORRUPT, streams);
         if (bit < 64 * 8) {
             dod_csr_view v;
-            CHECK_STATUS(dod_csr_view_open(&v, im.bytes, im.len, DOD_VALIDATE_HEADER),
+            CHECK_STATUS(dod_csr_view_open(&v, im.bytes, im.len, DOD_CSR_VIEW_VALIDATE_HEADER),
                          DOD_E_CORRUPT);
         }
         im.bytes[bit / 8] ^= (unsigned char)(1u << (bit % 8));
@@ -483,9 +484,9 @@ static void test_lying_headers(void)
         CHECK(csr_snap_unchanged(&t, &s));
         dod_csr_view v;
         dod_status want = other_length ? DOD_E_CORRUPT : DOD_OK; /* HEADER trusts the data */
-        CHECK_STATUS(dod_csr_view_open(&v, lie.bytes, lie.len, DOD_VALIDATE_HEADER), want);
-        CHECK_STATUS(dod_csr_view_open(&v, lie.bytes, lie.len, DOD_VALIDATE_NONE), want);
-        CHECK_STATUS(dod_csr_view_open(&v, lie.bytes, lie.len, DOD_VALIDATE_FULL), DOD_E_CORRUPT);
+        CHECK_STATUS(dod_csr_view_open(&v, lie.bytes, lie.len, DOD_CSR_VIEW_VALIDATE_HEADER), want);
+        CHECK_STATUS(dod_csr_view_open(&v, lie.bytes, lie.len, DOD_CSR_VIEW_VALIDATE_NONE), want);
+        CHECK_STATUS(dod_csr_view_open(&v, lie.bytes, lie.len, DOD_CSR_VIEW_VALIDATE_FULL), DOD_E_CORRUPT);
         dod_csr_free(&t);
         test_alloc_finish(&ta);
         free(lie.bytes);
@@ -546,7 +547,7 @@ static void test_each_rule(void)
     CHECK(dod_csr_equal(&t, &idx));
     CHECK_EQ(t.item_bound, 6);
     dod_csr_view v;
-    CHECK_OK(dod_csr_view_open(&v, x.bytes, x.len, DOD_VALIDATE_FULL));
+    CHECK_OK(dod_csr_view_open(&v, x.bytes, x.len, DOD_CSR_VIEW_VALIDATE_FULL));
     CHECK_EQ(v.item_bound, 1000);
     dod__put_le32(x.bytes + 28, 0xFFFFFFFFu);
     reseal(x.bytes, x.len);
@@ -609,12 +610,12 @@ static void test_argument_errors(void)
     remove(path);
 
     dod_csr_view v;
-    CHECK_STATUS(dod_csr_view_open(NULL, im.bytes, im.len, DOD_VALIDATE_FULL), DOD_E_INVALID);
-    CHECK_STATUS(dod_csr_view_open(&v, NULL, im.len, DOD_VALIDATE_FULL), DOD_E_INVALID);
-    CHECK_STATUS(dod_csr_view_open(&v, im.bytes, im.len, (dod_validate)3), DOD_E_INVALID);
+    CHECK_STATUS(dod_csr_view_open(NULL, im.bytes, im.len, DOD_CSR_VIEW_VALIDATE_FULL), DOD_E_INVALID);
+    CHECK_STATUS(dod_csr_view_open(&v, NULL, im.len, DOD_CSR_VIEW_VALIDATE_FULL), DOD_E_INVALID);
+    CHECK_STATUS(dod_csr_view_open(&v, im.bytes, im.len, (dod_csr_view_validate)3), DOD_E_INVALID);
     image odd = image_copy(im.bytes, im.len + 1);
     memmove(odd.bytes + 1, odd.bytes, im.len);
-    CHECK_STATUS(dod_csr_view_open(&v, odd.bytes + 1, im.len, DOD_VALIDATE_NONE), DOD_E_INVALID);
+    CHECK_STATUS(dod_csr_view_open(&v, odd.bytes + 1, im.len, DOD_CSR_VIEW_VALIDATE_NONE), DOD_E_INVALID);
     /* load_mem has no alignment requirement. */
     CHECK_OK(dod_csr_load_mem(&idx, odd.bytes + 1, im.len));
     free(odd.bytes);
@@ -706,7 +707,7 @@ static void test_file_map(void)
     CHECK_EQ(m.size, dod_csr_saved_size(&idx));
     CHECK(((uintptr_t)m.data & 63) == 0);
     dod_csr_view v;
-    CHECK_OK(dod_csr_view_open(&v, m.data, m.size, DOD_VALIDATE_FULL));
+    CHECK_OK(dod_csr_view_open(&v, m.data, m.size, DOD_CSR_VIEW_VALIDATE_FULL));
     CHECK(view_matches(&v, &idx));
     uint32_t total = 0;
     for (uint32_t r = 0; r < v.n_rows; ++r) {
@@ -724,7 +725,7 @@ static void test_file_map(void)
     fclose(f);
     CHECK_OK(dod_file_map_open(&m, path));
     CHECK(m.data == NULL && m.size == 0);
-    CHECK_STATUS(dod_csr_view_open(&v, m.data, m.size, DOD_VALIDATE_NONE), DOD_E_INVALID);
+    CHECK_STATUS(dod_csr_view_open(&v, m.data, m.size, DOD_CSR_VIEW_VALIDATE_NONE), DOD_E_INVALID);
     dod_file_map_close(&m);
     remove(path);
 

@@ -131,7 +131,7 @@ static void test_errors(void)
     }
 }
 
-/* Thread creation failing at the k-th worker: DOD_E_STATE, *pool untouched, the workers
+/* Thread creation failing at the k-th worker: DOD_E_SYSTEM, *pool untouched, the workers
  * already started stopped and joined (the sanitizers see any thread or byte left behind). */
 static int starts_left;
 static int failing_start(pthread_t *thread, void *(*fn)(void *), void *arg)
@@ -152,7 +152,7 @@ static void test_thread_start_failure(void)
         dod_threadpool *pool = (dod_threadpool *)&pool;
         dod_threadpool *marker = pool;
         starts_left = k;
-        CHECK_STATUS(dod_threadpool_create(&pool, 4, &a), DOD_E_STATE);
+        CHECK_STATUS(dod_threadpool_create(&pool, 4, &a), DOD_E_SYSTEM);
         CHECK(pool == marker);
         CHECK_EQ(t.live, 0);
         test_alloc_finish(&t);

@@ -13,6 +13,27 @@ typedef struct graph {
     float *weights;    /* parallel to adj.items */
 } graph;
 
+/* The positional forms the tests read best in; each fills a desc as a caller would. UINT32_MAX
+ * max_depth is "no limit", as in the reference model. */
+static dod_status flood(const dod_csr *graph, const uint32_t *seeds, uint32_t n_seeds,
+                        uint32_t max_depth, dod_graph_filter filter, void *filter_ctx,
+                        dod_graph_scratch *s)
+{
+    dod_graph_flood_desc d = { seeds, n_seeds, max_depth == UINT32_MAX ? 0 : max_depth, filter,
+                               filter_ctx };
+    return dod_graph_flood(graph, &d, s);
+}
+
+static dod_status path(const dod_csr *graph, const float *weights, uint32_t source,
+                       uint32_t target, dod_graph_heuristic heuristic, void *heuristic_ctx,
+                       dod_graph_filter filter, void *filter_ctx, dod_graph_scratch *s,
+                       dod_graph_route *route)
+{
+    dod_graph_path_desc d = { weights, source, target, heuristic, heuristic_ctx, filter,
+                              filter_ctx };
+    return dod_graph_path(graph, &d, s, route);
+}
+
 static void graph_index(graph *g)
 {
     dod_csr_init(&g->adj, NULL);
@@ -137,12 +158,12 @@ static void test_flood_property(void)
         uint32_t seeds[6], n_seeds = test_rng_below(&rng, 6);
         for (uint32_t i = 0; i < n_seeds; ++i)
             seeds[i] = test_rng_below(&rng, n); /* duplicates happen */
-        uint32_t max_depth = iter % 4 == 0 ? test_rng_below(&rng, 4) : UINT32_MAX;
+        uint32_t max_depth = iter % 4 == 0 ? 1 + test_rng_below(&rng, 3) : UINT32_MAX;
         refuse filter = { 2 + test_rng_below(&rng, 5), 0 };
         int use_filter = iter % 3 == 0;
         uint32_t *depth = (uint32_t *)malloc((size_t)n * sizeof(uint32_t));
         ref_flood(&g, seeds, n_seeds, max_depth, use_filter ? &filter : NULL, depth);
-        ok &= dod_graph_flood(&g.adj, seeds, n_seeds, max_depth,
+        ok &= flood(&g.adj, seeds, n_seeds, max_depth,
                               use_filter ? refuse_multiples : NULL, &filter, &s) == DOD_OK;
         ok &= flood_matches(&g, &s, seeds, n_seeds, depth);
         free(depth);
@@ -215,7 +236,7 @@ static void test_path_property(void)
         if (use_filter && target != source && target % filter.modulus == 0)
             dist[target] = INFINITY;
         dod_graph_route route = { 0.0f, 0 };
-        ok &= dod_graph_path(&g.adj, g.weights, source, target, NULL, NULL,
+        ok &= path(&g.adj, g.weights, source, target, NULL, NULL,
                              use_filter ? refuse_multiples : NULL, &filter, &s, &route) == DOD_OK;
         ok &= path_ok(&g, &s, source, target, route.cost, dist[target],
                       use_filter ? &filter : NULL);
@@ -289,9 +310,9 @@ static void test_astar(void)
         if (filter && (!open_cell(NULL, a) || !open_cell(NULL, b)))
             continue;
         dod_graph_route rd, ra;
-        ok &= dod_graph_path(&g.adj, g.weights, a, b, NULL, NULL, filter, NULL, &s, &rd) == DOD_OK;
+        ok &= path(&g.adj, g.weights, a, b, NULL, NULL, filter, NULL, &s, &rd) == DOD_OK;
         uint32_t len_d = s.n_order;
-        ok &= dod_graph_path(&g.adj, g.weights, a, b, manhattan, NULL, filter, NULL, &s, &ra) ==
+        ok &= path(&g.adj, g.weights, a, b, manhattan, NULL, filter, NULL, &s, &ra) ==
               DOD_OK;
         ok &= fabsf(ra.cost - rd.cost) <= 1e-4f * (1.0f + rd.cost);
         ok &= ra.n_settled <= rd.n_settled;
@@ -318,22 +339,64 @@ static void test_zero_weights_deterministic(void)
     dod_graph_scratch s;
     dod_graph_scratch_init(&s, NULL);
     dod_graph_route r;
-    CHECK_OK(dod_graph_path(&g.adj, g.weights, 0, 3, NULL, NULL, NULL, NULL, &s, &r));
+    CHECK_OK(path(&g.adj, g.weights, 0, 3, NULL, NULL, NULL, NULL, &s, &r));
     CHECK(r.cost == 0.0f);
     CHECK_EQ(s.n_order, 3);
     uint32_t first[3];
     memcpy(first, s.order, sizeof first);
     for (int i = 0; i < 5; ++i) {
-        CHECK_OK(dod_graph_path(&g.adj, g.weights, 0, 3, NULL, NULL, NULL, NULL, &s, &r));
+        CHECK_OK(path(&g.adj, g.weights, 0, 3, NULL, NULL, NULL, NULL, &s, &r));
         CHECK(memcmp(first, s.order, sizeof first) == 0);
     }
     CHECK_EQ(first[1], 1); /* the tie between 1 and 2 goes to the lower id */
     /* +infinity weights are impassable */
     for (uint32_t k = 0; k < g.m; ++k)
         g.weights[k] = INFINITY;
-    CHECK_OK(dod_graph_path(&g.adj, g.weights, 0, 3, NULL, NULL, NULL, NULL, &s, &r));
+    CHECK_OK(path(&g.adj, g.weights, 0, 3, NULL, NULL, NULL, NULL, &s, &r));
     CHECK_EQ(s.n_order, 0);
     CHECK(isinf(r.cost));
+    dod_graph_scratch_free(&s);
+    g.src = g.dst = NULL;
+    g.w = NULL;
+    graph_free(&g);
+}
+
+/* Zeroed descs are the defaults: no depth limit, no filter, Dijkstra, and without weights every
+ * edge costs 1 (the path with the fewest edges). */
+static void test_desc_defaults(void)
+{
+    /* 0 -> 1 -> 2 -> 3 and a direct 0 -> 3 that is dear by weight but short by edges */
+    uint32_t src[] = { 0, 1, 2, 0 }, dst[] = { 1, 2, 3, 3 };
+    float w[] = { 1, 1, 1, 10 };
+    graph g = { 4, 4, src, dst, w, { 0 }, NULL };
+    graph_index(&g);
+    dod_graph_scratch s;
+    dod_graph_scratch_init(&s, NULL);
+    dod_graph_route r;
+
+    dod_graph_path_desc pd;
+    memset(&pd, 0, sizeof pd);
+    CHECK_OK(dod_graph_path(&g.adj, &pd, &s, &r)); /* node 0 to itself */
+    CHECK(s.n_order == 1 && s.order[0] == 0 && r.cost == 0.0f);
+    pd.target = 3;
+    CHECK_OK(dod_graph_path(&g.adj, &pd, &s, &r)); /* unit costs: the direct edge */
+    CHECK(s.n_order == 2 && s.order[1] == 3 && r.cost == 1.0f);
+    pd.weights = g.weights;
+    CHECK_OK(dod_graph_path(&g.adj, &pd, &s, &r)); /* weighted: the long way round */
+    CHECK(s.n_order == 4 && r.cost == 3.0f);
+
+    dod_graph_flood_desc fd;
+    memset(&fd, 0, sizeof fd);
+    CHECK_OK(dod_graph_flood(&g.adj, &fd, &s)); /* no seeds: nothing reached */
+    CHECK_EQ(s.n_order, 0);
+    uint32_t seed = 0;
+    fd.seeds = &seed;
+    fd.n_seeds = 1;
+    CHECK_OK(dod_graph_flood(&g.adj, &fd, &s)); /* max_depth 0: no limit */
+    CHECK_EQ(s.n_order, 4);
+    fd.max_depth = 1;
+    CHECK_OK(dod_graph_flood(&g.adj, &fd, &s));
+    CHECK(s.n_order == 3 && dod_graph_depth(&s, 2) == UINT32_MAX);
     dod_graph_scratch_free(&s);
     g.src = g.dst = NULL;
     g.w = NULL;
@@ -356,53 +419,54 @@ static void test_bad_input(void)
     dod_graph_scratch_init(&s, NULL);
     uint32_t seed = 0, bad_seed = 3;
     dod_graph_route r = { 5.0f, 5 };
-    CHECK_STATUS(dod_graph_flood(NULL, &seed, 1, UINT32_MAX, NULL, NULL, &s), DOD_E_INVALID);
-    CHECK_STATUS(dod_graph_flood(&g.adj, &seed, 1, UINT32_MAX, NULL, NULL, NULL), DOD_E_INVALID);
-    CHECK_STATUS(dod_graph_flood(&g.adj, NULL, 1, UINT32_MAX, NULL, NULL, &s), DOD_E_INVALID);
-    CHECK_STATUS(dod_graph_flood(&g.adj, &bad_seed, 1, UINT32_MAX, NULL, NULL, &s), DOD_E_RANGE);
-    CHECK_OK(dod_graph_flood(&g.adj, NULL, 0, UINT32_MAX, NULL, NULL, &s));
+    CHECK_STATUS(flood(NULL, &seed, 1, UINT32_MAX, NULL, NULL, &s), DOD_E_INVALID);
+    CHECK_STATUS(flood(&g.adj, &seed, 1, UINT32_MAX, NULL, NULL, NULL), DOD_E_INVALID);
+    CHECK_STATUS(flood(&g.adj, NULL, 1, UINT32_MAX, NULL, NULL, &s), DOD_E_INVALID);
+    CHECK_STATUS(flood(&g.adj, &bad_seed, 1, UINT32_MAX, NULL, NULL, &s), DOD_E_RANGE);
+    CHECK_OK(flood(&g.adj, NULL, 0, UINT32_MAX, NULL, NULL, &s));
     CHECK_EQ(s.n_order, 0);
-    CHECK_STATUS(dod_graph_path(NULL, g.weights, 0, 2, NULL, NULL, NULL, NULL, &s, &r), DOD_E_INVALID);
-    CHECK_STATUS(dod_graph_path(&g.adj, NULL, 0, 2, NULL, NULL, NULL, NULL, &s, &r), DOD_E_INVALID);
-    CHECK_STATUS(dod_graph_path(&g.adj, g.weights, 0, 2, NULL, NULL, NULL, NULL, NULL, &r),
+    CHECK_STATUS(path(NULL, g.weights, 0, 2, NULL, NULL, NULL, NULL, &s, &r), DOD_E_INVALID);
+    CHECK_STATUS(dod_graph_path(&g.adj, NULL, &s, &r), DOD_E_INVALID);
+    CHECK_STATUS(dod_graph_flood(&g.adj, NULL, &s), DOD_E_INVALID);
+    CHECK_STATUS(path(&g.adj, g.weights, 0, 2, NULL, NULL, NULL, NULL, NULL, &r),
                  DOD_E_INVALID);
-    CHECK_STATUS(dod_graph_path(&g.adj, g.weights, 3, 2, NULL, NULL, NULL, NULL, &s, &r), DOD_E_RANGE);
-    CHECK_STATUS(dod_graph_path(&g.adj, g.weights, 0, 3, NULL, NULL, NULL, NULL, &s, &r), DOD_E_RANGE);
+    CHECK_STATUS(path(&g.adj, g.weights, 3, 2, NULL, NULL, NULL, NULL, &s, &r), DOD_E_RANGE);
+    CHECK_STATUS(path(&g.adj, g.weights, 0, 3, NULL, NULL, NULL, NULL, &s, &r), DOD_E_RANGE);
     CHECK(r.cost == 5.0f && r.n_settled == 5); /* untouched by the failures */
-    CHECK_OK(dod_graph_path(&g.adj, g.weights, 0, 2, NULL, NULL, NULL, NULL, &s, NULL));
+    CHECK_OK(path(&g.adj, g.weights, 0, 2, NULL, NULL, NULL, NULL, &s, NULL));
     CHECK_EQ(s.n_order, 3);
 
     /* weights: negative and NaN refused; found on the way */
     float saved = g.weights[1];
     g.weights[1] = -1.0f;
-    CHECK_STATUS(dod_graph_path(&g.adj, g.weights, 0, 2, NULL, NULL, NULL, NULL, &s, &r), DOD_E_INVALID);
+    CHECK_STATUS(path(&g.adj, g.weights, 0, 2, NULL, NULL, NULL, NULL, &s, &r), DOD_E_INVALID);
     g.weights[1] = NAN;
-    CHECK_STATUS(dod_graph_path(&g.adj, g.weights, 0, 2, NULL, NULL, NULL, NULL, &s, &r), DOD_E_INVALID);
+    CHECK_STATUS(path(&g.adj, g.weights, 0, 2, NULL, NULL, NULL, NULL, &s, &r), DOD_E_INVALID);
     g.weights[1] = saved;
     CHECK(r.cost == 5.0f);
 
     /* heuristic values: negative and NaN refused, at the source and on the way */
     struct { uint32_t node; float value; } hctx[4] = { { 0, -1.0f }, { 0, NAN }, { 1, -2.0f }, { 2, NAN } };
     for (int i = 0; i < 4; ++i)
-        CHECK_STATUS(dod_graph_path(&g.adj, g.weights, 0, 2, bad_heuristic, &hctx[i], NULL, NULL,
+        CHECK_STATUS(path(&g.adj, g.weights, 0, 2, bad_heuristic, &hctx[i], NULL, NULL,
                                     &s, &r), DOD_E_INVALID);
 
     /* an item out of range */
     uint32_t saved_item = g.adj.items[1];
     g.adj.items[1] = 3;
-    CHECK_STATUS(dod_graph_flood(&g.adj, &seed, 1, UINT32_MAX, NULL, NULL, &s), DOD_E_RANGE);
+    CHECK_STATUS(flood(&g.adj, &seed, 1, UINT32_MAX, NULL, NULL, &s), DOD_E_RANGE);
     CHECK_EQ(s.n_order, 0);
-    CHECK_STATUS(dod_graph_path(&g.adj, g.weights, 0, 2, NULL, NULL, NULL, NULL, &s, &r), DOD_E_RANGE);
+    CHECK_STATUS(path(&g.adj, g.weights, 0, 2, NULL, NULL, NULL, NULL, &s, &r), DOD_E_RANGE);
     g.adj.items[1] = saved_item;
-    CHECK_OK(dod_graph_flood(&g.adj, &seed, 1, UINT32_MAX, NULL, NULL, &s));
+    CHECK_OK(flood(&g.adj, &seed, 1, UINT32_MAX, NULL, NULL, &s));
     CHECK_EQ(s.n_order, 3);
 
     /* an empty graph */
     dod_csr empty;
     dod_csr_init(&empty, NULL);
     CHECK_OK(dod_csr_build(&empty, 0, NULL, 4, 0));
-    CHECK_OK(dod_graph_flood(&empty, NULL, 0, UINT32_MAX, NULL, NULL, &s));
-    CHECK_STATUS(dod_graph_path(&empty, NULL, 0, 0, NULL, NULL, NULL, NULL, &s, &r), DOD_E_RANGE);
+    CHECK_OK(flood(&empty, NULL, 0, UINT32_MAX, NULL, NULL, &s));
+    CHECK_STATUS(path(&empty, NULL, 0, 0, NULL, NULL, NULL, NULL, &s, &r), DOD_E_RANGE);
     CHECK(!dod_graph_reached(&s, 0));
     CHECK(!dod_graph_reached(NULL, 0));
     dod_csr_free(&empty);
@@ -431,8 +495,8 @@ static void test_scratch(void)
     test_alloc_fail_after(&t, 0);
     CHECK_STATUS(dod_graph_scratch_reserve(&s, 50), DOD_E_NOMEM);
     CHECK(s.cap == 0 && s.block == NULL);
-    CHECK_STATUS(dod_graph_flood(&g.adj, &seed, 1, UINT32_MAX, NULL, NULL, &s), DOD_E_NOMEM);
-    CHECK_STATUS(dod_graph_path(&g.adj, g.weights, 0, 1, NULL, NULL, NULL, NULL, &s, NULL),
+    CHECK_STATUS(flood(&g.adj, &seed, 1, UINT32_MAX, NULL, NULL, &s), DOD_E_NOMEM);
+    CHECK_STATUS(path(&g.adj, g.weights, 0, 1, NULL, NULL, NULL, NULL, &s, NULL),
                  DOD_E_NOMEM);
     CHECK(s.cap == 0 && s.block == NULL);
     test_alloc_fail_after(&t, -1);
@@ -440,15 +504,15 @@ static void test_scratch(void)
     CHECK_OK(dod_graph_scratch_reserve(&s, 20));
     CHECK_OK(dod_graph_scratch_reserve(&s, 10)); /* fits: nothing */
     long calls = t.calls;
-    CHECK_OK(dod_graph_flood(&g.adj, &seed, 1, UINT32_MAX, NULL, NULL, &s)); /* grows to 50 */
+    CHECK_OK(flood(&g.adj, &seed, 1, UINT32_MAX, NULL, NULL, &s)); /* grows to 50 */
     CHECK_EQ(t.calls, calls + 1);
     CHECK_EQ(t.live, 1);
     uint32_t *depth = (uint32_t *)malloc(50 * sizeof(uint32_t));
     ref_flood(&g, &seed, 1, UINT32_MAX, NULL, depth);
     calls = t.calls;
     for (int i = 0; i < 20; ++i) {
-        CHECK_OK(dod_graph_flood(&g.adj, &seed, 1, UINT32_MAX, NULL, NULL, &s));
-        CHECK_OK(dod_graph_path(&g.adj, g.weights, 0, (uint32_t)i, manhattan, NULL, NULL, NULL, &s, NULL));
+        CHECK_OK(flood(&g.adj, &seed, 1, UINT32_MAX, NULL, NULL, &s));
+        CHECK_OK(path(&g.adj, g.weights, 0, (uint32_t)i, manhattan, NULL, NULL, NULL, &s, NULL));
     }
     CHECK_EQ(t.calls, calls);
 
@@ -456,7 +520,7 @@ static void test_scratch(void)
     s.stamp = UINT32_MAX - 2;
     int ok = 1;
     for (int i = 0; i < 6; ++i) {
-        ok &= dod_graph_flood(&g.adj, &seed, 1, UINT32_MAX, NULL, NULL, &s) == DOD_OK;
+        ok &= flood(&g.adj, &seed, 1, UINT32_MAX, NULL, NULL, &s) == DOD_OK;
         ok &= flood_matches(&g, &s, &seed, 1, depth);
     }
     CHECK(ok);
@@ -474,6 +538,7 @@ int main(void)
     test_path_property();
     test_astar();
     test_zero_weights_deterministic();
+    test_desc_defaults();
     test_bad_input();
     test_scratch();
     return check_summary("graph");

@@ -6,12 +6,12 @@
 
 /* The columns every model test uses: two hot 4-byte columns and a byte, two cold ones. */
 enum { C_KEY, C_F, C_BLOB, C_BYTE, C_WIDE, N_COLS };
-static const dod_column_desc COLS[N_COLS] = {
+static const dod_table_column_desc COLS[N_COLS] = {
     { 4, 4, 0 }, { 4, 4, 0 }, { 24, 1, 7 }, { 1, 1, 0 }, { 8, 8, 7 },
 };
 
 typedef struct rec {
-    dod_handle h;
+    dod_table_handle h;
     uint32_t key;
     float f;
     unsigned char blob[24];
@@ -23,11 +23,11 @@ typedef struct rec {
 typedef struct model {
     rec *rows;
     uint32_t n, cap;
-    dod_handle dead[256];
+    dod_table_handle dead[256];
     uint32_t n_dead, next_dead;
 } model;
 
-static void model_add_dead(model *m, dod_handle h)
+static void model_add_dead(model *m, dod_table_handle h)
 {
     m->dead[m->next_dead] = h;
     m->next_dead = (m->next_dead + 1) % 256;
@@ -57,13 +57,13 @@ static int row_matches(const dod_table *t, uint32_t row, const rec *r)
  * dead handle is refused. Returns 1 when all hold. */
 static int matches(const dod_table *t, const model *m)
 {
-    if (dod_table_len(t) != m->n)
+    if (dod_table_count(t) != m->n)
         return 0;
     for (uint32_t i = 0; i < m->n; ++i) {
         uint32_t row = UINT32_MAX;
         if (dod_table_find(t, m->rows[i].h, &row) != DOD_OK || row != i)
             return 0;
-        if (dod_table_handle(t, i).bits != m->rows[i].h.bits || !row_matches(t, i, &m->rows[i]))
+        if (dod_table_handle_at(t, i).bits != m->rows[i].h.bits || !row_matches(t, i, &m->rows[i]))
             return 0;
     }
     for (uint32_t d = 0; d < m->n_dead; ++d) {
@@ -71,7 +71,7 @@ static int matches(const dod_table *t, const model *m)
         if (dod_table_find(t, m->dead[d], &row) != DOD_E_NOT_FOUND || row != 12345)
             return 0;
     }
-    for (uint32_t c = 0; c < N_COLS && t->cap > 0; ++c)
+    for (uint32_t c = 0; c < N_COLS && t->row_cap > 0; ++c)
         if ((uintptr_t)dod_table_column(t, c) % DOD_ALIGN != 0)
             return 0;
     return 1;
@@ -159,7 +159,7 @@ static void test_model(void)
                 CHECK_OK(dod_table_pop(&t));
                 model_swap_remove(&m, m.n - 1);
             } else if (op < 72 && m.n_dead > 0) { /* stale handles change nothing */
-                dod_handle h = m.dead[test_rng_below(&rng, m.n_dead)];
+                dod_table_handle h = m.dead[test_rng_below(&rng, m.n_dead)];
                 table_snap s = snap_take(&t);
                 CHECK_STATUS(dod_table_remove(&t, h), DOD_E_NOT_FOUND);
                 CHECK_STATUS(dod_table_remove_ordered(&t, h), DOD_E_NOT_FOUND);
@@ -220,10 +220,10 @@ static void test_model(void)
 static void test_init_errors(void)
 {
     dod_table t;
-    dod_column_desc bad[2] = { { 4, 4, 0 }, { 4, 4, 0 } };
+    dod_table_column_desc bad[2] = { { 4, 4, 0 }, { 4, 4, 0 } };
     CHECK_STATUS(dod_table_init(NULL, COLS, N_COLS, NULL), DOD_E_INVALID);
     CHECK_STATUS(dod_table_init(&t, NULL, 1, NULL), DOD_E_INVALID);
-    CHECK(t.n_cols == 0 && t.len == 0 && t.cap == 0);
+    CHECK(t.n_cols == 0 && t.n_rows == 0 && t.row_cap == 0);
     CHECK_STATUS(dod_table_init(&t, COLS, DOD_TABLE_MAX_COLUMNS + 1, NULL), DOD_E_RANGE);
     bad[1].size = 0;
     CHECK_STATUS(dod_table_init(&t, bad, 2, NULL), DOD_E_INVALID);
@@ -244,13 +244,13 @@ static void test_init_errors(void)
 
     /* Zero columns: a table of handles only. */
     CHECK_OK(dod_table_init(&t, NULL, 0, NULL));
-    dod_handle h[3];
+    dod_table_handle h[3];
     for (int i = 0; i < 3; ++i)
         CHECK_OK(dod_table_push(&t, &h[i]));
     CHECK_OK(dod_table_remove(&t, h[0]));
     uint32_t row;
     CHECK_OK(dod_table_find(&t, h[2], &row));
-    CHECK(row == 0 && dod_table_len(&t) == 2);
+    CHECK(row == 0 && dod_table_count(&t) == 2);
     dod_table_free(&t);
 }
 
@@ -261,7 +261,7 @@ static void test_layout(void)
     CHECK_OK(dod_table_init(&t, COLS, N_COLS, NULL));
     CHECK(t.n_groups == 2);
     CHECK_OK(dod_table_reserve(&t, 100));
-    CHECK(t.cap == 100);
+    CHECK(t.row_cap == 100);
     char *b0 = (char *)t.block[0], *b1 = (char *)t.block[1];
     CHECK((char *)dod_table_column(&t, C_KEY) == b0);
     CHECK((char *)dod_table_column(&t, C_F) == b0 + 448);   /* 400 rounded up to 448 */
@@ -274,7 +274,7 @@ static void test_layout(void)
     CHECK(dod_table_column(&t, N_COLS) == NULL && dod_table_column(NULL, 0) == NULL);
     CHECK(dod_table_bytes(&t) == 1024 + 3264 + 448 + 100 * sizeof(dod_table_slot));
     dod_table_free(&t);
-    CHECK(t.n_cols == N_COLS && t.cap == 0 && t.block[0] == NULL && dod_table_bytes(&t) == 0);
+    CHECK(t.n_cols == N_COLS && t.row_cap == 0 && t.block[0] == NULL && dod_table_bytes(&t) == 0);
 }
 
 static void test_handles_refused(void)
@@ -282,14 +282,14 @@ static void test_handles_refused(void)
     dod_table t, u;
     CHECK_OK(dod_table_init(&t, COLS, N_COLS, NULL));
     CHECK_OK(dod_table_init(&u, COLS, N_COLS, NULL));
-    dod_handle h[4], hu;
+    dod_table_handle h[4], hu;
     for (int i = 0; i < 4; ++i)
         CHECK_OK(dod_table_push(&t, &h[i]));
     CHECK_OK(dod_table_push(&u, &hu));
     CHECK_OK(dod_table_remove(&t, h[1]));
     uint32_t row = 99;
-    dod_handle null_h = { 0 };
-    dod_handle forged[6];
+    dod_table_handle null_h = { 0 };
+    dod_table_handle forged[6];
     forged[0] = null_h;
     forged[1] = h[1];                                   /* stale */
     forged[2] = hu;                                     /* another table's, same slot 0 */
@@ -313,11 +313,11 @@ static void test_handles_refused(void)
     CHECK_STATUS(dod_table_push(NULL, &hu), DOD_E_INVALID);
     CHECK_STATUS(dod_table_push(&t, NULL), DOD_E_INVALID);
     CHECK_STATUS(dod_table_pop(NULL), DOD_E_INVALID);
-    CHECK(dod_table_handle(&t, 3).bits == 0 && dod_table_handle(NULL, 0).bits == 0);
-    CHECK(dod_table_len(NULL) == 0);
+    CHECK(dod_table_handle_at(&t, 3).bits == 0 && dod_table_handle_at(NULL, 0).bits == 0);
+    CHECK(dod_table_count(NULL) == 0);
 
     /* A slot freed and reused gets a new generation; the old handle stays refused. */
-    dod_handle again;
+    dod_table_handle again;
     CHECK_OK(dod_table_push(&t, &again));
     CHECK((uint32_t)again.bits == (uint32_t)h[1].bits && again.bits != h[1].bits);
     CHECK_STATUS(dod_table_find(&t, h[1], &row), DOD_E_NOT_FOUND);
@@ -343,7 +343,7 @@ static void test_generation_retires(void)
 {
     dod_table t;
     CHECK_OK(dod_table_init(&t, NULL, 0, NULL));
-    dod_handle first, h;
+    dod_table_handle first, h;
     CHECK_OK(dod_table_push(&t, &first));
     h = first;
     uint32_t lives = 1;
@@ -359,7 +359,7 @@ static void test_generation_retires(void)
     CHECK(t.slots[0].gen == (1u << 20));
     uint32_t row;
     CHECK_STATUS(dod_table_find(&t, first, &row), DOD_E_NOT_FOUND);
-    dod_handle last_of_slot0 = { first.bits | (0xFFFFFull << 32) };
+    dod_table_handle last_of_slot0 = { first.bits | (0xFFFFFull << 32) };
     CHECK_STATUS(dod_table_find(&t, last_of_slot0, &row), DOD_E_NOT_FOUND);
     dod_table_free(&t);
 }
@@ -368,7 +368,7 @@ static void test_errors_unchanged(void)
 {
     dod_table t;
     CHECK_OK(dod_table_init(&t, COLS, N_COLS, NULL));
-    dod_handle h;
+    dod_table_handle h;
     for (int i = 0; i < 10; ++i) {
         CHECK_OK(dod_table_push(&t, &h));
         *((uint32_t *)dod_table_column(&t, C_KEY) + i) = (uint32_t)(7 * i % 10);
@@ -396,7 +396,7 @@ static void test_errors_unchanged(void)
     CHECK(snap_unchanged(&t, &s));
 
     /* An element size whose byte count overflows size_t. */
-    dod_column_desc huge = { (size_t)1 << (sizeof(size_t) * 8 - 4), 64, 0 };
+    dod_table_column_desc huge = { (size_t)1 << (sizeof(size_t) * 8 - 4), 64, 0 };
     dod_table big;
     CHECK_OK(dod_table_init(&big, &huge, 1, NULL));
     s = snap_take(&big);
@@ -412,7 +412,7 @@ static void test_swap_remove_moves_last(void)
 {
     dod_table t;
     CHECK_OK(dod_table_init(&t, COLS, N_COLS, NULL));
-    dod_handle h[8];
+    dod_table_handle h[8];
     for (uint32_t i = 0; i < 8; ++i) {
         CHECK_OK(dod_table_push(&t, &h[i]));
         ((uint32_t *)dod_table_column(&t, C_KEY))[i] = 100 + i;
@@ -421,7 +421,7 @@ static void test_swap_remove_moves_last(void)
     uint32_t row;
     CHECK_OK(dod_table_find(&t, h[7], &row));
     CHECK(row == 3 && ((uint32_t *)dod_table_column(&t, C_KEY))[3] == 107);
-    CHECK(dod_table_len(&t) == 7);
+    CHECK(dod_table_count(&t) == 7);
     dod_table_free(&t);
 }
 

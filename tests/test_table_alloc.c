@@ -5,14 +5,14 @@
 #include "check.h"
 #include "table_snap.h"
 
-static const dod_column_desc COLS[4] = { { 4, 4, 0 }, { 4, 4, 0 }, { 16, 8, 1 }, { 2, 2, 2 } };
+static const dod_table_column_desc COLS[4] = { { 4, 4, 0 }, { 4, 4, 0 }, { 16, 8, 1 }, { 2, 2, 2 } };
 
 static void fill(dod_table *t, uint32_t n, uint32_t seed)
 {
-    dod_handle h;
+    dod_table_handle h;
     for (uint32_t i = 0; i < n; ++i) {
         CHECK_OK(dod_table_push(t, &h));
-        uint32_t row = dod_table_len(t) - 1;
+        uint32_t row = dod_table_count(t) - 1;
         ((uint32_t *)dod_table_column(t, 0))[row] = (row * 2654435761u + seed) % 97;
         ((float *)dod_table_column(t, 1))[row] = (float)((int)(row % 13) - 6);
         if (t->n_cols == 4)
@@ -20,7 +20,7 @@ static void fill(dod_table *t, uint32_t n, uint32_t seed)
     }
     /* Some free slots, so pushes reuse them. */
     for (uint32_t i = 0; i < n / 4; ++i)
-        CHECK_OK(dod_table_remove(t, dod_table_handle(t, i * 3 % dod_table_len(t))));
+        CHECK_OK(dod_table_remove(t, dod_table_handle_at(t, i * 3 % dod_table_count(t))));
 }
 
 typedef dod_status (*table_op)(dod_table *t, void *arg);
@@ -37,7 +37,7 @@ static int cmp_u16(const void *a, const void *b, void *ctx)
 static dod_status op_push_many(dod_table *t, void *arg)
 {
     uint32_t n = *(uint32_t *)arg;
-    dod_handle h;
+    dod_table_handle h;
     for (uint32_t i = 0; i < n; ++i) {
         table_snap s = snap_take(t);
         dod_status st = dod_table_push(t, &h);
@@ -86,7 +86,7 @@ static dod_status op_copy_from(dod_table *t, void *arg)
  * DOD_E_NOMEM and leaves the table as it was; nothing leaks. Returns the allocations the
  * successful run made. */
 static long walk(const char *what, uint32_t rows, table_op op, void *arg,
-                 const dod_column_desc *cols, uint32_t n_cols)
+                 const dod_table_column_desc *cols, uint32_t n_cols)
 {
     long made = -1;
     for (long k = 0; k < 100; ++k) {
@@ -167,18 +167,18 @@ static void test_steady_state(void)
     CHECK(ta.calls == 0);
     CHECK_OK(dod_table_reserve(&t, 500));
     long calls = ta.calls;
-    dod_handle h;
+    dod_table_handle h;
     for (int frame = 0; frame < 5; ++frame) {
-        while (dod_table_len(&t) < 500)
+        while (dod_table_count(&t) < 500)
             CHECK_OK(dod_table_push(&t, &h));
         for (uint32_t i = 0; i < 100; ++i)
-            CHECK_OK(dod_table_remove(&t, dod_table_handle(&t, i)));
+            CHECK_OK(dod_table_remove(&t, dod_table_handle_at(&t, i)));
         CHECK_OK(dod_table_copy(&snap, &t));
         if (frame == 0)
             calls = ta.calls; /* the first copy sized the snapshot */
         uint32_t row;
         CHECK_OK(dod_table_find(&snap, h, &row));
-        CHECK(row == dod_table_len(&t) - 1 || dod_table_handle(&t, row).bits == h.bits);
+        CHECK(row == dod_table_count(&t) - 1 || dod_table_handle_at(&t, row).bits == h.bits);
     }
     CHECK(ta.calls == calls);
     dod_table_free(&t);

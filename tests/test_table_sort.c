@@ -5,10 +5,10 @@
 #include <string.h>
 #include "check.h"
 
-static const dod_column_desc COLS[3] = { { 4, 4, 0 }, { 4, 4, 0 }, { 8, 8, 1 } };
+static const dod_table_column_desc COLS[3] = { { 4, 4, 0 }, { 4, 4, 0 }, { 8, 8, 1 } };
 
 /* Push n rows with key column 0 from keys[], column 2 = the row's original number. */
-static void make(dod_table *t, const uint32_t *keys, uint32_t n, dod_handle *h)
+static void make(dod_table *t, const uint32_t *keys, uint32_t n, dod_table_handle *h)
 {
     CHECK_OK(dod_table_init(t, COLS, 3, NULL));
     for (uint32_t i = 0; i < n; ++i) {
@@ -20,13 +20,13 @@ static void make(dod_table *t, const uint32_t *keys, uint32_t n, dod_handle *h)
 }
 
 /* Rows are ordered by less(), ties in original order; every handle follows its row. */
-static int sorted_ok(const dod_table *t, const dod_handle *h, uint32_t n,
+static int sorted_ok(const dod_table *t, const dod_table_handle *h, uint32_t n,
                      int (*less)(uint32_t a, uint32_t b))
 {
     const uint32_t *k = (const uint32_t *)dod_table_column(t, 0);
     const uint32_t *k2 = (const uint32_t *)dod_table_column(t, 1);
     const uint64_t *orig = (const uint64_t *)dod_table_column(t, 2);
-    if (dod_table_len(t) != n)
+    if (dod_table_count(t) != n)
         return 0;
     for (uint32_t i = 0; i < n; ++i) {
         uint32_t row;
@@ -65,7 +65,7 @@ static void test_random_keys(void)
         for (int mode = 0; mode < 4; ++mode) {
             uint32_t n = sizes[s];
             uint32_t *keys = (uint32_t *)malloc((n + 1) * 4);
-            dod_handle *h = (dod_handle *)malloc((n + 1) * sizeof(dod_handle));
+            dod_table_handle *h = (dod_table_handle *)malloc((n + 1) * sizeof(dod_table_handle));
             for (uint32_t i = 0; i < n; ++i) {
                 uint64_t r = test_rng_next(&rng);
                 keys[i] = mode == 0 ? (uint32_t)r               /* every byte varies */
@@ -99,7 +99,7 @@ static void test_f32_order(void)
     enum { N = sizeof vals / sizeof vals[0] };
     uint32_t keys[N];
     memcpy(keys, vals, sizeof keys);
-    dod_handle h[N];
+    dod_table_handle h[N];
     dod_table t;
     make(&t, keys, N, h);
     CHECK_OK(dod_table_sort_f32(&t, 0));
@@ -115,7 +115,7 @@ static void test_f32_order(void)
 static void test_sort_then_mutate(void)
 {
     uint32_t keys[50];
-    dod_handle h[50];
+    dod_table_handle h[50];
     for (uint32_t i = 0; i < 50; ++i)
         keys[i] = (i * 37) % 50;
     dod_table t;
@@ -123,7 +123,7 @@ static void test_sort_then_mutate(void)
     CHECK_OK(dod_table_remove(&t, h[10]));
     CHECK_OK(dod_table_sort_u32(&t, 0));
     CHECK_OK(dod_table_remove(&t, h[20]));
-    dod_handle extra;
+    dod_table_handle extra;
     CHECK_OK(dod_table_push(&t, &extra));
     uint32_t row;
     CHECK_OK(dod_table_find(&t, extra, &row));
@@ -142,7 +142,7 @@ static void test_bucketed(void)
     test_rng rng = { 5 };
     const uint32_t n = 70000;
     uint32_t *keys = (uint32_t *)malloc(n * 4);
-    dod_handle *h = (dod_handle *)malloc(n * sizeof(dod_handle));
+    dod_table_handle *h = (dod_table_handle *)malloc(n * sizeof(dod_table_handle));
     for (int mode = 0; mode < 4; ++mode) {
         for (uint32_t i = 0; i < n; ++i) {
             uint64_t r = test_rng_next(&rng);

@@ -1,6 +1,6 @@
 /* The typed X-macro layer over a table, and AoSoA tiles: round trips at lengths that are not
  * multiples of W. */
-#include <dod/table.h>
+#include <dod/table_typed.h>
 #include <dod/aosoa.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,7 +27,7 @@ static void test_typed(void)
     CHECK(t.n_cols == 5 && t.n_groups == 3);
     CHECK(t.desc[3].size == 24 && t.desc[3].align == 1 && t.desc[3].group == 1);
     CHECK(t.desc[4].size == 8 && t.desc[4].align == _Alignof(double));
-    dod_handle h[40];
+    regiment_handle h[40];
     for (uint32_t i = 0; i < 40; ++i) {
         regiment_row r;
         memset(&r, 0, sizeof r);
@@ -40,10 +40,13 @@ static void test_typed(void)
     }
     regiment_cols c = regiment_columns(&t);
     CHECK((void *)c.health == dod_table_column(&t, 0) && (void *)c.name == dod_table_column(&t, 3));
-    heal(c.health, c.mood, dod_table_len(&t), 2.0f);
-    CHECK_OK(dod_table_remove(&t, h[5]));
+    heal(c.health, c.mood, dod_table_count(&t), 2.0f);
+    CHECK_OK(regiment_remove(&t, h[5]));
     uint32_t row;
-    CHECK_OK(dod_table_find(&t, h[39], &row));
+    CHECK_STATUS(regiment_find(&t, h[5], &row), DOD_E_NOT_FOUND);
+    CHECK_STATUS(regiment_remove(&t, h[5]), DOD_E_NOT_FOUND);
+    CHECK_OK(regiment_find(&t, h[39], &row));
+    CHECK_OK(dod_table_find(&t, h[39].h, &row)); /* the untyped handle inside */
     CHECK(row == 5);
     regiment_row r;
     regiment_get(&t, row, &r);
@@ -57,10 +60,24 @@ static void test_typed(void)
     /* Sorting by a typed column keeps typed rows whole. */
     CHECK_OK(dod_table_sort_u32(&t, DOD_COL(regiment, location)));
     c = regiment_columns(&t);
-    for (uint32_t i = 1; i < dod_table_len(&t); ++i)
+    for (uint32_t i = 1; i < dod_table_count(&t); ++i)
         CHECK(c.location[i - 1] <= c.location[i]);
-    CHECK_OK(dod_table_find(&t, h[7], &row));
+    CHECK_OK(regiment_find(&t, h[7], &row));
     CHECK(c.location[row] == 21 && strcmp(c.name[row], "regiment 7") == 0);
+
+    /* push with no record: a zeroed row; NULL out and NULL table are refused like the untyped
+     * calls, and a refused push leaves the table as it was */
+    regiment_handle z;
+    CHECK_OK(regiment_push(&t, NULL, &z));
+    CHECK_OK(regiment_find(&t, z, &row));
+    regiment_get(&t, row, &r);
+    CHECK(r.health == 0.0f && r.location == 0 && r.name[0] == 0);
+    uint32_t n = dod_table_count(&t);
+    CHECK_STATUS(regiment_push(&t, NULL, NULL), DOD_E_INVALID);
+    CHECK_STATUS(regiment_push(NULL, NULL, &z), DOD_E_INVALID);
+    CHECK_STATUS(regiment_find(NULL, z, &row), DOD_E_INVALID);
+    CHECK_STATUS(regiment_remove(NULL, z), DOD_E_INVALID);
+    CHECK_EQ(dod_table_count(&t), n);
     dod_table_free(&t);
 }
 

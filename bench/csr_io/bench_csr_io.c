@@ -1,7 +1,7 @@
 /* Save and load of the jagged index to a file (in /dev/shm where it can: choose_paths), three
  * ways, alternating per repetition:
  *   dod     dod_csr_save; `load` = the trusted path (one fread of the file into a held buffer and
- *           a view opened at DOD_VALIDATE_HEADER, O(1)); `load_full` = dod_csr_load, which checks
+ *           a view opened at DOD_CSR_VIEW_VALIDATE_HEADER, O(1)); `load_full` = dod_csr_load, which checks
  *           everything (CRC-32C, every offset and item), into a cleared index holding capacity
  *           (a map load: the items are read in place); `reload_full` the same into an index
  *           that still holds the previous contents (staged in its scratch, then copied).
@@ -121,7 +121,7 @@ static int load(world *w, int v, int op)
     } else if (v == V_DOD) { /* one fread into a buffer big enough, then an O(1) view */
         size_t size = fread(w->image, 1, w->image_cap, f);
         dod_csr_view view;
-        ok = dod_csr_view_open(&view, w->image, size, DOD_VALIDATE_HEADER) == DOD_OK;
+        ok = dod_csr_view_open(&view, w->image, size, DOD_CSR_VIEW_VALIDATE_HEADER) == DOD_OK;
         bench_sink += ok ? view.offsets[view.n_rows] : 0;
     } else if (v == V_NAIVE) {
         uint32_t n = 0;

@@ -5,7 +5,7 @@
  * radix sort against qsort of the same records as AoS, and handle throughput.
  * DOD_BENCH_QUICK=1: N = 256k, 3 passes. Timing misses print FAIL but exit 0; a wrong
  * result exits 1. */
-#include <dod/table.h>
+#include <dod/table_typed.h>
 #include <dod/aosoa.h>
 #include <stdlib.h>
 #include <string.h>
@@ -192,7 +192,7 @@ static void bench_step(size_t n, int passes, double *soa_min_out, double *aos_mi
     ent_init(&table, NULL);
     if (dod_table_reserve(&table, (uint32_t)n) != DOD_OK)
         must(NULL);
-    dod_handle h;
+    ent_handle h;
     for (size_t i = 0; i < n; ++i) {
         ent_row r;
         r.px = aos[i].pos[0], r.py = aos[i].pos[1], r.pz = aos[i].pos[2];
@@ -223,7 +223,7 @@ static void bench_step(size_t n, int passes, double *soa_min_out, double *aos_mi
             switch (l) {
             case L_AOS: step_aos(aos, n, black_box_dt); break;
             case L_HOT: step_hot(hot, n, black_box_dt); break;
-            case L_SOA: step_soa(ent_columns(&table), dod_table_len(&table), black_box_dt); break;
+            case L_SOA: step_soa(ent_columns(&table), dod_table_count(&table), black_box_dt); break;
             case L_A8: step_aosoa8(t8, n, black_box_dt); break;
             default: step_aosoa16(t16, n, black_box_dt); break;
             }
@@ -253,11 +253,11 @@ static void bench_step(size_t n, int passes, double *soa_min_out, double *aos_mi
 
     /* The seed's swap-remove: the last entity moves to row 3 and its handle follows. */
     size_t last = n - 1;
-    dod_handle moved = dod_table_handle(&table, (uint32_t)last);
-    require(dod_table_remove(&table, dod_table_handle(&table, 3)) == DOD_OK, "remove row 3");
+    dod_table_handle moved = dod_table_handle_at(&table, (uint32_t)last);
+    require(dod_table_remove(&table, dod_table_handle_at(&table, 3)) == DOD_OK, "remove row 3");
     cols = ent_columns(&table);
     uint32_t row = 0;
-    require(dod_table_len(&table) == n - 1, "len after remove");
+    require(dod_table_count(&table) == n - 1, "len after remove");
     require(cols.px[3] == aos[last].pos[0] && cols.id[3] == aos[last].id, "moved row");
     require(dod_table_find(&table, moved, &row) == DOD_OK && row == 3, "moved handle");
     if (!failed)
@@ -295,7 +295,7 @@ static double bench_sort_table(size_t n, int passes)
     dod_table src, t;
     rec6_init(&src, NULL);
     rec6_init(&t, NULL);
-    dod_handle h;
+    rec6_handle h;
     for (size_t i = 0; i < n; ++i) {
         lcg = lcg * 1664525u + 1013904223u;
         Rec6 r = { lcg, rnd(), rnd(), rnd(), (uint32_t)(i * 7), (uint32_t)i };
@@ -328,7 +328,7 @@ static double bench_sort_table(size_t n, int passes)
                                             (c.key[i - 1] == c.key[i] && c.e[i - 1] < c.e[i]));
     require(ok, "sorted table");
     uint32_t row;
-    require(dod_table_find(&t, h, &row) == DOD_OK && c.e[row] == n - 1, "handle after sort");
+    require(rec6_find(&t, h, &row) == DOD_OK && c.e[row] == n - 1, "handle after sort");
     dod_table_free(&src);
     dod_table_free(&t);
     free(master);
@@ -341,7 +341,7 @@ static void bench_handles(size_t n, int passes)
 {
     dod_table t;
     ent_init(&t, NULL);
-    dod_handle *hs = (dod_handle *)must(malloc(n * sizeof *hs));
+    dod_table_handle *hs = (dod_table_handle *)must(malloc(n * sizeof *hs));
     uint32_t *order = (uint32_t *)must(malloc(n * sizeof *order));
     for (size_t i = 0; i < n; ++i)
         order[i] = (uint32_t)i;
@@ -369,7 +369,7 @@ static void bench_handles(size_t n, int passes)
         for (size_t i = 0; i < n; ++i)
             dod_table_remove(&t, hs[order[i]]);
         double t3 = bench_now_ms();
-        require(dod_table_len(&t) == 0, "every handle removed");
+        require(dod_table_count(&t) == 0, "every handle removed");
         t_push[p] = t1 - t0, t_find[p] = t2 - t1, t_rm[p] = t3 - t2;
     }
     bench_sink = sum;

@@ -36,10 +36,11 @@ typedef struct dod_arena_mark {
 #define DOD_ARENA_DEFAULT_BLOCK ((size_t)1 << 20)
 
 /* Prepare an empty arena; allocates nothing. block_size 0 = DOD_ARENA_DEFAULT_BLOCK; a push
- * larger than a block gets a block of its own. parent NULL = the default heap. */
+ * larger than a block gets a block of its own. parent NULL = the default heap. arena NULL:
+ * no-op. */
 DOD_API void dod_arena_init(dod_arena *arena, size_t block_size, const dod_allocator *parent);
 
-/* Return every block to the parent and leave an initialised, empty arena. */
+/* Return every block to the parent and leave an initialised, empty arena. NULL: no-op. */
 DOD_API void dod_arena_free(dod_arena *arena);
 
 /* Push `size` bytes aligned to `align` (a power of two, at most 4096; 0 means DOD_ALIGN) and
@@ -49,19 +50,22 @@ DOD_API void dod_arena_free(dod_arena *arena);
 DOD_API dod_status dod_arena_push(dod_arena *arena, size_t size, size_t align, void **out);
 
 /* The current position, and rewinding to it. Rewinding to a mark taken before a reset, or to
- * a mark of another arena, is a caller error (checked by DOD_ASSERT in debug builds). */
+ * a mark of another arena, is a caller error (checked by DOD_ASSERT in debug builds).
+ * get_mark(NULL) is the empty mark; rewind(NULL, ...) is a no-op. */
 DOD_API dod_arena_mark dod_arena_get_mark(const dod_arena *arena);
 DOD_API void dod_arena_rewind(dod_arena *arena, dod_arena_mark mark);
 
-/* Release every push but keep the blocks for the next frame. */
+/* Release every push but keep the blocks for the next frame. NULL: no-op. */
 DOD_API void dod_arena_reset(dod_arena *arena);
 
-/* Bytes handed out since the last reset (including alignment padding), and bytes held in blocks. */
+/* Bytes handed out since the last reset (including alignment padding), and bytes held in
+ * blocks; 0 for NULL. */
 DOD_API size_t dod_arena_used(const dod_arena *arena);
 DOD_API size_t dod_arena_capacity(const dod_arena *arena);
 
 /* A dod_allocator that pushes into `arena` (align as asked) and whose free does nothing.
- * Valid while the arena lives; memory returns at the next reset, rewind or free. */
+ * Valid while the arena lives; memory returns at the next reset, rewind or free. For a NULL
+ * arena: an allocator whose every allocation fails (so its user gets DOD_E_NOMEM). */
 DOD_API dod_allocator dod_arena_allocator(dod_arena *arena);
 
 #ifdef __cplusplus

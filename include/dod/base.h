@@ -1,7 +1,20 @@
-/* dod/base.h: status codes, the allocator interface and the macros every module shares.
+/* dod/base.h: status codes, the allocator interface, the error hook and the macros every module
+ * shares.
  *
- * Every dod function that can fail returns a dod_status; DOD_OK is 0, so `if (st) ...` reads
- * as "if it failed". A failed call leaves its object exactly as it was. */
+ * The one contract every dod module follows (docs/api.md has the whole of it):
+ *   - Lifecycle. `dod_x_init` / `dod_x_free` for objects the caller owns (a plain struct on the
+ *     stack, in an arena, embedded); `dod_x_create` / `dod_x_destroy` for opaque objects the
+ *     library allocates. init never allocates: it returns void and cannot fail, unless it
+ *     validates a description, and then it returns a dod_status and says so (dod_table_init).
+ *     Resources of the operating system are opened and closed (dod_file_map_open / _close).
+ *   - NULL. free, destroy, close, clear and pure getters (counts, sizes, lookups) accept NULL
+ *     and do nothing or return 0 / NULL; every other call returns DOD_E_INVALID for a NULL it
+ *     cannot use.
+ *   - Status. Every call that can fail returns a dod_status; DOD_OK is 0, so `if (st) ...` reads
+ *     as "if it failed". A failed call leaves its object exactly as it was and leaks nothing.
+ *   - Options travel in a `dod_x_desc` struct where zero means "default".
+ *   - Names carry their module: dod_<module>_<thing>, DOD_<MODULE>_<CONSTANT>.
+ *   - Thread safety is stated per function: any number of readers, or one writer. */
 #ifndef DOD_BASE_H
 #define DOD_BASE_H
 
@@ -36,22 +49,40 @@ extern "C" {
 #  define DOD__GENERATED static inline
 #endif
 
+/* The values are pinned: they are part of the ABI and never change or get reused; new codes
+ * are added at the end. */
 typedef enum dod_status {
     DOD_OK = 0,
-    DOD_E_INVALID,   /* an argument is NULL, zero or malformed where that is not allowed */
-    DOD_E_RANGE,     /* a key, row, column or index lies outside its bound */
-    DOD_E_OVERFLOW,  /* a size, or the byte count it implies, does not fit its type */
-    DOD_E_NOMEM,     /* the allocator returned NULL */
-    DOD_E_CORRUPT,   /* input bytes (a file, a buffer) fail validation */
-    DOD_E_IO,        /* a read or write on a stream failed or came up short */
-    DOD_E_NOT_FOUND, /* a handle is null, stale, forged or from another object */
-    DOD_E_BUSY,      /* every slot of a bounded resource is in use (for example held frames) */
-    DOD_E_STATE,     /* the call is not valid in the object's current state (release twice, ...) */
-    DOD_STATUS_COUNT
+    DOD_E_INVALID = 1,    /* an argument is NULL, zero or malformed where that is not allowed */
+    DOD_E_RANGE = 2,      /* a key, row, column or index lies outside its bound */
+    DOD_E_OVERFLOW = 3,   /* a size, or the byte count it implies, does not fit its type */
+    DOD_E_NOMEM = 4,      /* the allocator returned NULL */
+    DOD_E_CORRUPT = 5,    /* input bytes (a file, a buffer) fail validation */
+    DOD_E_IO = 6,         /* a read or write on a stream failed or came up short */
+    DOD_E_NOT_FOUND = 7,  /* a handle is null, stale, forged or from another object */
+    DOD_E_BUSY = 8,       /* every slot of a bounded resource is in use (for example held frames) */
+    DOD_E_STATE = 9,      /* the call is not valid in the object's current state (release twice, ...) */
+    DOD_E_SYSTEM = 10,    /* an operating-system call failed (thread, mutex, file mapping) */
+    DOD_E_FULL = 11,      /* a fixed capacity or a memory cap is reached */
+    DOD_STATUS_COUNT      /* not a status: one past the last */
 } dod_status;
 
 /* A short constant English name for a status ("ok", "out of memory", ...); never NULL. */
 DOD_API const char *dod_status_str(dod_status status);
+
+/* The error hook: in a debug build of the library (DOD_DEBUG 1, the default without NDEBUG)
+ * every call that refuses its input or fails reports, just before it returns the status, the
+ * source file and line of the check and the condition that failed, as text ("key >= n_rows").
+ * So a DOD_E_INVALID from a desc with eight checks says which one. In a release build of the
+ * library the reports are compiled out: the hook is stored but never called, and a refusal
+ * costs nothing more than returning its status.
+ *
+ * hook NULL turns reporting off (the default). The hook and ctx are process-wide: set them
+ * before other threads call into dod (setting them while another thread runs a dod call is a
+ * data race). The hook runs on the thread that made the refused call; it must not call dod. */
+typedef void (*dod_error_hook)(void *ctx, dod_status status, const char *file, int line,
+                               const char *condition);
+DOD_API void dod_set_error_hook(dod_error_hook hook, void *ctx);
 
 /* Where memory comes from. `alloc` returns `size` bytes aligned to `align` (a power of two) or
  * NULL; `free` receives the pointer and the same size that was asked of `alloc`. dod never

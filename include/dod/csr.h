@@ -35,7 +35,8 @@ typedef struct dod_csr {
 } dod_csr;
 
 /* Prepare an empty index (n_rows == n_items == 0, offsets == items == NULL). Allocates
- * nothing and never fails. alloc NULL = the default heap; the allocator is copied. */
+ * nothing and never fails (csr NULL: no-op). alloc NULL = the default heap; the allocator is
+ * copied. */
 DOD_API void dod_csr_init(dod_csr *csr, const dod_allocator *alloc);
 
 /* Build the index: item i belongs to row key(i), the uint32_t at
@@ -68,13 +69,14 @@ DOD_API dod_status dod_csr_reserve(dod_csr *csr, uint32_t n_rows, uint32_t n_ite
  * Errors (index unchanged): DOD_E_INVALID, DOD_E_NOMEM. */
 DOD_API dod_status dod_csr_shrink(dod_csr *csr);
 
-/* Make the index empty (0 rows, 0 items) but keep its capacity. */
+/* Make the index empty (0 rows, 0 items) but keep its capacity. NULL: no-op. */
 DOD_API void dod_csr_clear(dod_csr *csr);
 
-/* Return every byte to the allocator and leave an initialised empty index. */
+/* Return every byte to the allocator and leave an initialised empty index. NULL: no-op. */
 DOD_API void dod_csr_free(dod_csr *csr);
 
-/* 1 when a and b have the same rows with the same items, else 0 (capacity is not compared). */
+/* 1 when a and b have the same rows with the same items, else 0 (capacity is not compared;
+ * NULL equals only NULL). */
 DOD_API int dod_csr_equal(const dod_csr *a, const dod_csr *b);
 
 /* Check the invariants: offsets[0] == 0, offsets never decrease, offsets[n_rows] == n_items,
@@ -82,7 +84,8 @@ DOD_API int dod_csr_equal(const dod_csr *a, const dod_csr *b);
  * Returns DOD_OK, DOD_E_INVALID (csr NULL) or DOD_E_CORRUPT. */
 DOD_API dod_status dod_csr_check(const dod_csr *csr, uint64_t item_bound);
 
-/* Bytes of memory the index holds: its capacity, both blocks, with any build or load scratch. */
+/* Bytes of memory the index holds: its capacity, both blocks, with any build or load scratch;
+ * 0 for NULL. */
 DOD_API size_t dod_csr_bytes(const dod_csr *csr);
 
 /* The seed's query loop, spelled with these:

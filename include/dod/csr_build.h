@@ -5,7 +5,7 @@
  * own (edges (src, dst) into neighbour lists), rows may be sorted, and the work may run on an
  * executor. Every strategy and every thread count produces the same bytes: row r lists, in
  * ascending item order, the value of each item whose key is r (or the rows sorted by value
- * when DOD_CSR_SORT_ROWS is set). See docs/build.md for the algorithms and the choice rule. */
+ * when DOD_CSR_BUILD_SORT_ROWS is set). See docs/build.md for the algorithms and the choice rule. */
 #ifndef DOD_CSR_BUILD_H
 #define DOD_CSR_BUILD_H
 
@@ -18,14 +18,14 @@ extern "C" {
 #endif
 
 /* How the build runs; every choice gives identical output. */
-typedef enum dod_csr_strategy {
-    DOD_CSR_AUTO = 0,        /* choose from the sizes and a sample of the keys */
-    DOD_CSR_PLAIN,           /* count, prefix sum, scatter (the seed's hack 3) */
-    DOD_CSR_PARTITIONED      /* coarse partitions by the key's high bits, then a counting sort each */
-} dod_csr_strategy;
+typedef enum dod_csr_build_strategy {
+    DOD_CSR_BUILD_AUTO = 0,        /* choose from the sizes and a sample of the keys */
+    DOD_CSR_BUILD_PLAIN,           /* count, prefix sum, scatter (the seed's hack 3) */
+    DOD_CSR_BUILD_PARTITIONED      /* coarse partitions by the key's high bits, then a counting sort each */
+} dod_csr_build_strategy;
 
 /* flags */
-#define DOD_CSR_SORT_ROWS 1u /* sort each row's values ascending (adjacency sets, CSR canonical form) */
+#define DOD_CSR_BUILD_SORT_ROWS 1u /* sort each row's values ascending (adjacency sets, CSR canonical form) */
 
 typedef struct dod_csr_desc { /* zero = default for every field */
     uint32_t n_rows, n_items;
@@ -33,8 +33,8 @@ typedef struct dod_csr_desc { /* zero = default for every field */
     const void *values; size_t value_stride; /* optional uint32 value stored for item i (default: i) (0 = 4) */
     const dod_executor *exec;                /* optional: build in parallel on it */
     uint32_t value_bound; /* when > 0 (and values given), every value must be < value_bound */
-    uint32_t flags;       /* DOD_CSR_SORT_ROWS */
-    dod_csr_strategy strategy;
+    uint32_t flags;       /* DOD_CSR_BUILD_SORT_ROWS */
+    dod_csr_build_strategy strategy;
     dod_arena *scratch;   /* optional: where the partitioned and parallel builds take their
                            * scratch (rewound before the call returns); NULL = the index holds it */
 } dod_csr_desc;

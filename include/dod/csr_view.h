@@ -1,23 +1,22 @@
 /* dod/csr_view.h: a zero-copy, read-only index over a saved image you already hold (a
- * memory-mapped file, a network buffer, bytes you read yourself), plus a small helper that
- * maps a file read-only.
+ * memory-mapped file (dod/file_map.h), a network buffer, bytes you read yourself).
  *
  * A view points into the buffer: it allocates nothing and copies nothing, and it stays valid
  * while the buffer does. How much of the buffer is checked is the caller's choice:
  *
- *   DOD_VALIDATE_NONE    O(1). Only that the length the header's counts imply equals `size`,
+ *   DOD_CSR_VIEW_VALIDATE_NONE    O(1). Only that the length the header's counts imply equals `size`,
  *                        so the view's pointers lie inside the buffer. The contents are
  *                        trusted: use it for bytes this process wrote or already validated.
- *   DOD_VALIDATE_HEADER  O(1) (a CRC of 60 bytes). NONE plus the whole 64-byte header (magic,
+ *   DOD_CSR_VIEW_VALIDATE_HEADER  O(1) (a CRC of 60 bytes). NONE plus the whole 64-byte header (magic,
  *                        version, flags, widths, stored positions, header CRC-32C) and the
  *                        trailer's magic and bound. Catches a wrong or truncated file, not
  *                        damaged data: offsets and items are still trusted.
- *   DOD_VALIDATE_FULL    O(size), one read of the buffer (CRC-32C and checks fused in 256 KiB
+ *   DOD_CSR_VIEW_VALIDATE_FULL    O(size), one read of the buffer (CRC-32C and checks fused in 256 KiB
  *                        steps, so it runs at about the speed of the checksum). Everything
  *                        dod_csr_load checks; afterwards every row access is in bounds.
  *
  * The trusted fast load is therefore: read the file into memory you own (one fread) and open a
- * view with DOD_VALIDATE_HEADER. dod_csr_load / dod_csr_load_mem always validate fully.
+ * view with DOD_CSR_VIEW_VALIDATE_HEADER. dod_csr_load / dod_csr_load_mem always validate fully.
  *
  * Thread safety: a view is immutable; any number of threads may read it. */
 #ifndef DOD_CSR_VIEW_H
@@ -29,18 +28,18 @@
 extern "C" {
 #endif
 
-typedef enum dod_validate {
-    DOD_VALIDATE_NONE = 0,
-    DOD_VALIDATE_HEADER = 1,
-    DOD_VALIDATE_FULL = 2
-} dod_validate;
+typedef enum dod_csr_view_validate {
+    DOD_CSR_VIEW_VALIDATE_NONE = 0,
+    DOD_CSR_VIEW_VALIDATE_HEADER = 1,
+    DOD_CSR_VIEW_VALIDATE_FULL = 2
+} dod_csr_view_validate;
 
 typedef struct dod_csr_view {
     uint32_t n_rows;
     uint32_t n_items;
     const uint32_t *offsets; /* n_rows + 1 entries, inside the buffer */
     const uint32_t *items;   /* n_items entries, inside the buffer */
-    uint64_t item_bound;     /* every item is below it (checked only by DOD_VALIDATE_FULL) */
+    uint64_t item_bound;     /* every item is below it (checked only by DOD_CSR_VIEW_VALIDATE_FULL) */
 } dod_csr_view;
 
 /* Open a view over buf, which must hold exactly one saved index (size == its saved size) and
@@ -50,7 +49,7 @@ typedef struct dod_csr_view {
  * dod_csr_load_mem), DOD_E_CORRUPT (a check of the chosen level failed), DOD_E_OVERFLOW (the
  * header describes more than size_t holds). Thread-safe. */
 DOD_API dod_status dod_csr_view_open(dod_csr_view *view, const void *buf, size_t size,
-                                     dod_validate level);
+                                     dod_csr_view_validate level);
 
 /* Row access as for dod_csr; `row` must be < n_rows (unchecked). */
 static inline uint32_t dod_csr_view_row_len(const dod_csr_view *v, uint32_t row)
@@ -67,21 +66,6 @@ static inline const uint32_t *dod_csr_view_row_end(const dod_csr_view *v, uint32
 {
     return v->items + v->offsets[row + 1];
 }
-
-/* A whole file mapped read-only into memory (page-aligned, so views over it work in place). */
-typedef struct dod_file_map {
-    const void *data; /* NULL for an empty file */
-    size_t size;
-} dod_file_map;
-
-/* Map the file at path read-only (POSIX mmap; the descriptor is closed again at once).
- * Errors (map untouched): DOD_E_INVALID (map or path NULL), DOD_E_IO (the file cannot be
- * opened, measured or mapped, or this platform has no POSIX mmap: there, read the file into a
- * buffer instead), DOD_E_OVERFLOW (the file is larger than size_t). Thread-safe. */
-DOD_API dod_status dod_file_map_open(dod_file_map *map, const char *path);
-
-/* Unmap and reset to { NULL, 0 }; a reset map is a no-op. */
-DOD_API void dod_file_map_close(dod_file_map *map);
 
 #ifdef __cplusplus
 }

@@ -22,15 +22,16 @@ typedef struct dod_executor {
 typedef struct dod_threadpool dod_threadpool;
 
 /* Start a pool of n_threads workers (the calling thread counts as one of them while it waits
- * in run). Errors: DOD_E_INVALID (pool NULL, n_threads 0), DOD_E_NOMEM, DOD_E_STATE (a thread
- * could not be started), DOD_E_OVERFLOW (the thread table does not fit size_t); on error *pool
+ * in run). Errors: DOD_E_INVALID (pool NULL, n_threads 0), DOD_E_NOMEM, DOD_E_SYSTEM (a thread,
+ * mutex or condition variable could not be made), DOD_E_OVERFLOW (the thread table does not fit size_t); on error *pool
  * is untouched and nothing leaks. */
 DOD_API dod_status dod_threadpool_create(dod_threadpool **pool, uint32_t n_threads,
                                          const dod_allocator *alloc);
 
 /* The executor view of a pool (n_threads as created). Its run() may be called from any
  * thread; concurrent calls on one pool are serialised (one job at a time), and a task must
- * not call run() on the pool that runs it (that would wait on itself). pool must be valid. */
+ * not call run() on the pool that runs it (that would wait on itself). For a NULL pool: an
+ * executor with run NULL, which every dod call that takes an executor refuses (DOD_E_INVALID). */
 DOD_API dod_executor dod_threadpool_executor(dod_threadpool *pool);
 
 /* Stop and join the workers and return the pool's memory; NULL is a no-op. No run() may be

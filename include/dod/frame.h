@@ -110,7 +110,7 @@ DOD_API dod_status dod_frames_acquire(dod_frames *frames, dod_frame *out);
  * acquired from this object and still held: released twice, never acquired, the writer's). */
 DOD_API dod_status dod_frames_release(dod_frames *frames, dod_frame *frame);
 
-/* How many slots the object has. */
+/* How many slots the object has; 0 for NULL. */
 DOD_API uint32_t dod_frames_slot_count(const dod_frames *frames);
 
 /* The seq of the latest published frame, 0 before the first publish. Any thread. */

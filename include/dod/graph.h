@@ -42,7 +42,8 @@ typedef struct dod_graph_scratch {
     dod_allocator alloc;
 } dod_graph_scratch;
 
-/* Prepare an empty scratch. Allocates nothing and never fails; alloc NULL = the heap. */
+/* Prepare an empty scratch. Allocates nothing and never fails (s NULL: no-op); alloc NULL =
+ * the heap. */
 DOD_API void dod_graph_scratch_init(dod_graph_scratch *s, const dod_allocator *alloc);
 
 /* Make queries over graphs of up to n_nodes nodes allocate nothing (one block). Results of a
@@ -50,22 +51,30 @@ DOD_API void dod_graph_scratch_init(dod_graph_scratch *s, const dod_allocator *a
  * DOD_E_INVALID (s NULL), DOD_E_OVERFLOW, DOD_E_NOMEM. */
 DOD_API dod_status dod_graph_scratch_reserve(dod_graph_scratch *s, uint32_t n_nodes);
 
-/* Return the memory and leave an initialised empty scratch. */
+/* Return the memory and leave an initialised empty scratch. NULL: no-op. */
 DOD_API void dod_graph_scratch_free(dod_graph_scratch *s);
 
 /* A per-node filter: nonzero when the search may enter `node`. NULL = every node. */
 typedef int (*dod_graph_filter)(void *ctx, uint32_t node);
 
-/* Breadth-first flood fill from seeds[0 .. n_seeds - 1] (duplicates allowed) over `graph`,
- * entering only nodes the filter accepts (a seed the filter refuses is not reached) and no
- * deeper than max_depth edges from the nearest seed (UINT32_MAX = no limit). Afterwards
- * s->order[0 .. s->n_order - 1] lists every reached node once, in BFS order (seeds first, in
- * the order given), and dod_graph_depth gives each one's distance in edges.
- * Errors (results invalid, scratch otherwise usable): DOD_E_INVALID (graph or s NULL, seeds
- * NULL with n_seeds > 0), DOD_E_RANGE (a seed >= graph->n_rows, or an item >= n_rows met
- * during the fill), DOD_E_NOMEM / DOD_E_OVERFLOW (the scratch had to grow and could not). */
-DOD_API dod_status dod_graph_flood(const dod_csr *graph, const uint32_t *seeds, uint32_t n_seeds,
-                                   uint32_t max_depth, dod_graph_filter filter, void *filter_ctx,
+/* A flood fill's options; zero means the default for every field. */
+typedef struct dod_graph_flood_desc {
+    const uint32_t *seeds;   /* where the fill starts (duplicates allowed); NULL with n_seeds 0 */
+    uint32_t n_seeds;
+    uint32_t max_depth;      /* the most edges from the nearest seed; 0 = no limit */
+    dod_graph_filter filter; /* NULL = every node may be entered */
+    void *filter_ctx;
+} dod_graph_flood_desc;
+
+/* Breadth-first flood fill from desc->seeds over `graph`, entering only nodes the filter
+ * accepts (a seed the filter refuses is not reached) and no deeper than desc->max_depth edges
+ * from the nearest seed. Afterwards s->order[0 .. s->n_order - 1] lists every reached node
+ * once, in BFS order (seeds first, in the order given), and dod_graph_depth gives each one's
+ * distance in edges.
+ * Errors (results invalid, scratch otherwise usable): DOD_E_INVALID (graph, desc or s NULL,
+ * seeds NULL with n_seeds > 0), DOD_E_RANGE (a seed >= graph->n_rows, or an item >= n_rows
+ * met during the fill), DOD_E_NOMEM / DOD_E_OVERFLOW (the scratch had to grow and could not). */
+DOD_API dod_status dod_graph_flood(const dod_csr *graph, const dod_graph_flood_desc *desc,
                                    dod_graph_scratch *s);
 
 /* After dod_graph_flood: 1 when `node` was reached. node < the graph's n_rows. */
@@ -84,18 +93,26 @@ typedef struct dod_graph_route {
     uint32_t n_settled; /* nodes taken off the queue: the work the search did */
 } dod_graph_route;
 
-/* The cheapest path from `source` to `target` over `graph` with edge costs `weights`
- * (parallel to graph->items), entering only nodes the filter accepts (the source always;
- * a refused target is unreachable). heuristic NULL is Dijkstra; otherwise A*.
+/* A path search's options; zero means the default for every field (so a zeroed desc is a
+ * Dijkstra search from node 0 to node 0 with unit edge costs). */
+typedef struct dod_graph_path_desc {
+    const float *weights;          /* edge costs parallel to graph->items; NULL = every edge costs 1 */
+    uint32_t source, target;
+    dod_graph_heuristic heuristic; /* NULL = Dijkstra; otherwise A* */
+    void *heuristic_ctx;
+    dod_graph_filter filter;       /* NULL = every node may be entered */
+    void *filter_ctx;
+} dod_graph_path_desc;
+
+/* The cheapest path from desc->source to desc->target over `graph`, entering only nodes the
+ * filter accepts (the source always; a refused target is unreachable).
  * On success s->order[0 .. s->n_order - 1] is the path, source first and target last
  * (n_order == 1 when source == target, 0 when the target is unreachable) and *route, if not
  * NULL, gets its cost. Among equal-cost paths the result is deterministic.
- * Errors (results invalid): DOD_E_INVALID (graph, weights or s NULL, a negative or NaN
- * weight or heuristic value met by the search), DOD_E_RANGE (source or target >= n_rows, or
- * an item >= n_rows met), DOD_E_NOMEM / DOD_E_OVERFLOW (the scratch could not grow). */
-DOD_API dod_status dod_graph_path(const dod_csr *graph, const float *weights, uint32_t source,
-                                  uint32_t target, dod_graph_heuristic heuristic,
-                                  void *heuristic_ctx, dod_graph_filter filter, void *filter_ctx,
+ * Errors (results invalid): DOD_E_INVALID (graph, desc or s NULL, a negative or NaN weight or
+ * heuristic value met by the search), DOD_E_RANGE (source or target >= n_rows, or an item >=
+ * n_rows met), DOD_E_NOMEM / DOD_E_OVERFLOW (the scratch could not grow). */
+DOD_API dod_status dod_graph_path(const dod_csr *graph, const dod_graph_path_desc *desc,
                                   dod_graph_scratch *s, dod_graph_route *route);
 
 #ifdef __cplusplus

@@ -1,6 +1,6 @@
 /* dod/table.h: a structure-of-arrays table with generational handles and hot/cold groups.
  *
- * A table holds `len` rows of n_cols columns. Column k is one array of len elements of
+ * A table holds `n_rows` rows of n_cols columns. Column k is one array of n_rows elements of
  * desc[k].size bytes; row i is element i of every column. Columns that share a group number
  * live in one allocation (a group), each column starting on a 64-byte line, so a loop that
  * reads the hot group streams only hot bytes.
@@ -19,7 +19,8 @@
  * DOD_E_NOT_FOUND. (Two tables are told apart by their tag: tables initialised 4096 apart
  * share a tag; a copy shares its source's tag on purpose, it is the same table later.)
  *
- * Thread safety: any number of threads may read a table (find, handle, column, len, copy
+ * Thread safety: any number of threads may read a table (find, handle_at, column, count,
+ * copy
  * from it) while no thread modifies it; every other call needs exclusive access. */
 #ifndef DOD_TABLE_H
 #define DOD_TABLE_H
@@ -37,15 +38,15 @@ extern "C" {
 
 /* One column: element size and alignment (size a multiple of align, align a power of two
  * <= DOD_ALIGN), and the group it lives in. */
-typedef struct dod_column_desc {
+typedef struct dod_table_column_desc {
     size_t size, align;
     uint32_t group; /* columns with the same group number live in one block; a hot loop's
                        stream then excludes cold columns */
-} dod_column_desc;
+} dod_table_column_desc;
 
-typedef struct dod_handle {
+typedef struct dod_table_handle {
     uint64_t bits; /* bits == 0 is the null handle */
-} dod_handle;
+} dod_table_handle;
 
 typedef struct dod_table_slot { /* private */
     uint32_t gen;   /* odd: live; even: free; DOD__TABLE_RETIRED: never reused */
@@ -53,8 +54,8 @@ typedef struct dod_table_slot { /* private */
 } dod_table_slot;
 
 typedef struct dod_table {
-    uint32_t len;    /* rows; read-only for users */
-    uint32_t cap;    /* rows every group holds before the next growth; read-only */
+    uint32_t n_rows;  /* rows; read-only for users */
+    uint32_t row_cap; /* rows every group holds before the next growth; read-only */
     uint32_t n_cols; /* read-only */
     /* private fields follow */
     uint32_t n_groups;  /* user groups; block[n_groups] holds the back-pointer column */
@@ -64,7 +65,7 @@ typedef struct dod_table {
     uint32_t free_head; /* first free slot, UINT32_MAX when none */
     uint32_t n_free;    /* slots on the free list */
     dod_table_slot *slots;
-    dod_column_desc desc[DOD_TABLE_MAX_COLUMNS];
+    dod_table_column_desc desc[DOD_TABLE_MAX_COLUMNS];
     uint8_t col_block[DOD_TABLE_MAX_COLUMNS + 1];  /* column -> dense group index */
     void *col[DOD_TABLE_MAX_COLUMNS + 1];          /* column bases; [n_cols] = row -> slot */
     void *block[DOD_TABLE_MAX_COLUMNS + 1];        /* one allocation per group */
@@ -80,48 +81,48 @@ typedef struct dod_table {
  *   DOD_E_INVALID  t NULL; cols NULL with n_cols > 0; a size of 0, an align that is not a
  *                  power of two or exceeds DOD_ALIGN, a size not a multiple of its align
  *   DOD_E_RANGE    n_cols > DOD_TABLE_MAX_COLUMNS */
-DOD_API dod_status dod_table_init(dod_table *t, const dod_column_desc *cols, uint32_t n_cols,
+DOD_API dod_status dod_table_init(dod_table *t, const dod_table_column_desc *cols, uint32_t n_cols,
                                   const dod_allocator *alloc);
 
 /* Append a row whose every column is zero bytes and store its handle in *out. Growth is
  * geometric (1.5x, first 16 rows); within capacity (see reserve) nothing is allocated.
  * Moves columns when it grows. Errors (table unchanged, *out untouched): DOD_E_INVALID
  * (t or out NULL), DOD_E_OVERFLOW (DOD_TABLE_MAX_ROWS rows or slots, or bytes), DOD_E_NOMEM. */
-DOD_API dod_status dod_table_push(dod_table *t, dod_handle *out);
+DOD_API dod_status dod_table_push(dod_table *t, dod_table_handle *out);
 
 /* Swap-remove the row of h in every column: the last row moves into its place and keeps
  * its handle. h never resolves again. Errors (unchanged): DOD_E_INVALID (t NULL),
  * DOD_E_NOT_FOUND (h null, stale, forged or from another table). */
-DOD_API dod_status dod_table_remove(dod_table *t, dod_handle h);
+DOD_API dod_status dod_table_remove(dod_table *t, dod_table_handle h);
 
 /* Like dod_table_remove but keeps the order of the remaining rows (moves every later row
- * down one: O(len - row)). Errors as dod_table_remove. */
-DOD_API dod_status dod_table_remove_ordered(dod_table *t, dod_handle h);
+ * down one: O(n_rows - row)). Errors as dod_table_remove. */
+DOD_API dod_status dod_table_remove_ordered(dod_table *t, dod_table_handle h);
 
 /* Remove the last row. Errors (unchanged): DOD_E_INVALID (t NULL), DOD_E_RANGE (empty). */
 DOD_API dod_status dod_table_pop(dod_table *t);
 
 /* Store the row of h in *row. O(1), allocates nothing. Errors (*row untouched):
  * DOD_E_INVALID (t or row NULL), DOD_E_NOT_FOUND (null, stale, forged, other table). */
-DOD_API dod_status dod_table_find(const dod_table *t, dod_handle h, uint32_t *row);
+DOD_API dod_status dod_table_find(const dod_table *t, dod_table_handle h, uint32_t *row);
 
-/* The handle of row `row`, or the null handle when t is NULL or row >= len. */
-DOD_API dod_handle dod_table_handle(const dod_table *t, uint32_t row);
+/* The handle of row `row`, or the null handle when t is NULL or row >= n_rows. */
+DOD_API dod_table_handle dod_table_handle_at(const dod_table *t, uint32_t row);
 
 /* Rows in the table (0 for NULL). */
-DOD_API uint32_t dod_table_len(const dod_table *t);
+DOD_API uint32_t dod_table_count(const dod_table *t);
 
 /* Column `col`'s base: 64-byte aligned, element i is row i. Valid until the next structural
  * change (a push that grows, reserve, copy into t, free; permute and sort reorder in place
- * and keep it). NULL when t is NULL, col >= n_cols, or nothing is allocated yet (cap == 0). */
+ * and keep it). NULL when t is NULL, col >= n_cols, or nothing is allocated yet (row_cap == 0). */
 DOD_API void *dod_table_column(const dod_table *t, uint32_t col);
 
 /* Reorder rows: new row i = old row perm[i], in every column; handles follow their rows.
- * perm has len entries and must be a permutation of 0..len-1. Works column by column in
- * place through one scratch block (len * the largest element, plus a bit a row) taken from
+ * perm has n_rows entries and must be a permutation of 0..n_rows-1. Works column by column in
+ * place through one scratch block (n_rows * the largest element, plus a bit a row) taken from
  * the table's allocator and given back. Columns do not move. Errors (unchanged):
- * DOD_E_INVALID (t NULL, perm NULL with len > 0, a repeated entry), DOD_E_RANGE (an entry
- * >= len; checked before anything is allocated), DOD_E_NOMEM. */
+ * DOD_E_INVALID (t NULL, perm NULL with n_rows > 0, a repeated entry), DOD_E_RANGE (an entry
+ * >= n_rows; checked before anything is allocated), DOD_E_NOMEM. */
 DOD_API dod_status dod_table_permute(dod_table *t, const uint32_t *perm);
 
 /* Stable sorts by column `col`, ascending, permuting every column and keeping handles valid.
@@ -129,7 +130,7 @@ DOD_API dod_status dod_table_permute(dod_table *t, const uint32_t *perm);
  * same on the float bits mapped to an order-preserving integer (-inf < ... < -0 < +0 < ...
  * < +inf; NaNs with the sign bit set sort first, others last). From 65536 rows on, rows are
  * first bucketed by the key's top byte so each column's final gather stays in cache. Scratch
- * (21 bytes a row plus len * the largest element) comes from the table's allocator in one
+ * (21 bytes a row plus n_rows * the largest element) comes from the table's allocator in one
  * block and is given back; columns stay where they are. Errors (unchanged): DOD_E_INVALID (t NULL,
  * the column's size is not 4), DOD_E_RANGE (col >= n_cols), DOD_E_NOMEM. */
 DOD_API dod_status dod_table_sort_u32(dod_table *t, uint32_t col);
@@ -140,7 +141,7 @@ DOD_API dod_status dod_table_sort_f32(dod_table *t, uint32_t col);
 typedef int (*dod_table_cmp)(const void *a, const void *b, void *ctx);
 
 /* Stable merge sort by column `col` with cmp (ctx passed through). Scratch, one block: 8 bytes
- * a row plus len * the largest element.
+ * a row plus n_rows * the largest element.
  * Errors (unchanged): DOD_E_INVALID (t or cmp NULL), DOD_E_RANGE (col >= n_cols),
  * DOD_E_NOMEM. */
 DOD_API dod_status dod_table_sort_by(dod_table *t, uint32_t col, dod_table_cmp cmp, void *ctx);
@@ -151,7 +152,7 @@ DOD_API dod_status dod_table_sort_by(dod_table *t, uint32_t col, dod_table_cmp c
  * DOD_E_NOMEM. */
 DOD_API dod_status dod_table_reserve(dod_table *t, uint32_t rows);
 
-/* Remove every row (every handle goes stale), keeping capacity. O(len). */
+/* Remove every row (every handle goes stale), keeping capacity. O(n_rows). NULL: no-op. */
 DOD_API void dod_table_clear(dod_table *t);
 
 /* Make dst an exact copy of src (the snapshot): columns, rows, slots and tag, so every handle
@@ -162,11 +163,11 @@ DOD_API void dod_table_clear(dod_table *t);
  * DOD_E_NOMEM. Thread safety: src may be read by other threads meanwhile. */
 DOD_API dod_status dod_table_copy(dod_table *dst, const dod_table *src);
 
-/* Bytes of memory the table holds (every group and the slot array). */
+/* Bytes of memory the table holds (every group and the slot array); 0 for NULL. */
 DOD_API size_t dod_table_bytes(const dod_table *t);
 
 /* Return every byte to the allocator and leave an empty table with the same columns, the
- * same allocator and a fresh tag. */
+ * same allocator and a fresh tag. NULL: no-op. */
 DOD_API void dod_table_free(dod_table *t);
 
 /* Unchecked column base for generated code (the typed layer): col < n_cols. */
@@ -179,6 +180,5 @@ static inline void *dod__table_col(const dod_table *t, uint32_t col)
 }
 #endif
 
-#include <dod/table_typed.h>
 
 #endif /* DOD_TABLE_H */

@@ -1,5 +1,5 @@
-/* dod/table_typed.h: typed columns over a dod_table, generated from an X-macro.
- * Included by dod/table.h.
+/* dod/table_typed.h: typed columns and typed handles over a dod_table, generated from an
+ * X-macro. Includes dod/table.h.
  *
  * Write the record once:
  *     typedef char name24[24];
@@ -15,7 +15,14 @@
  *     regiment_columns(t)                  a regiment_cols of t's current columns
  *     DOD_AT(regiment, t, health, row)     float * to row's health (row < len, unchecked)
  *     regiment_get(t, row, &rec) / regiment_set(t, row, &rec)   copy a whole row
- *     regiment_push(t, &rec, &handle)      push, then set the new row
+ *     regiment_handle  { dod_table_handle h; }                      a typed handle
+ *     regiment_push(t, &rec, &handle)      push, then set the new row (rec NULL: zeroed)
+ *     regiment_find(t, handle, &row)       dod_table_find for a regiment_handle
+ *     regiment_remove(t, handle)           dod_table_remove for a regiment_handle
+ * A typed handle is its own struct type, so passing one typed table's handle to another
+ * typed table's functions is a compile error (the untyped API checks a handle's table tag at
+ * run time and refuses another table's handle with DOD_E_NOT_FOUND). The typed functions
+ * validate and fail exactly as the untyped ones they wrap.
  * X(type, name, group): `name` must be a plain identifier. A field like `char name[24]` is
  * spelled with a typedef as above: the declarator `name[24]` cannot be split by the
  * preprocessor into a pointer member. The generated code never needs the prefix inside X
@@ -55,7 +62,7 @@
     typedef struct P##_cols { FIELDS(DOD__TT_PTR) } P##_cols;                                  \
     DOD__GENERATED dod_status P##_init(dod_table *t, const dod_allocator *alloc)                \
     {                                                                                          \
-        static const dod_column_desc descs[] = { FIELDS(DOD__TT_DESC) };                       \
+        static const dod_table_column_desc descs[] = { FIELDS(DOD__TT_DESC) };                       \
         return dod_table_init(t, descs, DOD_NCOLS(P), alloc);                                  \
     }                                                                                          \
     DOD__GENERATED P##_cols P##_columns(const dod_table *t)                                     \
@@ -75,12 +82,23 @@
         uint32_t k = 0;                                                                        \
         FIELDS(DOD__TT_SET)                                                                    \
     }                                                                                          \
-    DOD__GENERATED dod_status P##_push(dod_table *t, const P##_row *in, dod_handle *out)        \
+    typedef struct P##_handle { dod_table_handle h; } P##_handle;                              \
+    DOD__GENERATED dod_status P##_push(dod_table *t, const P##_row *in, P##_handle *out)       \
     {                                                                                          \
-        dod_status st = dod_table_push(t, out);                                                \
-        if (st == DOD_OK)                                                                      \
-            P##_set(t, dod_table_len(t) - 1, in);                                              \
+        if (!out)                                                                              \
+            return DOD_E_INVALID;                                                              \
+        dod_status st = dod_table_push(t, &out->h);                                            \
+        if (st == DOD_OK && in)                                                                \
+            P##_set(t, t->n_rows - 1, in);                                                     \
         return st;                                                                             \
+    }                                                                                          \
+    DOD__GENERATED dod_status P##_find(const dod_table *t, P##_handle h, uint32_t *row)        \
+    {                                                                                          \
+        return dod_table_find(t, h.h, row);                                                    \
+    }                                                                                          \
+    DOD__GENERATED dod_status P##_remove(dod_table *t, P##_handle h)                           \
+    {                                                                                          \
+        return dod_table_remove(t, h.h);                                                       \
     }
 
 #endif /* DOD_TABLE_TYPED_H */

@@ -94,7 +94,7 @@ int main()
         dod_file_map m;
         CHECK_OK(dod_file_map_open(&m, path));
         dod_csr_view v;
-        CHECK_OK(dod_csr_view_open(&v, m.data, m.size, DOD_VALIDATE_FULL));
+        CHECK_OK(dod_csr_view_open(&v, m.data, m.size, DOD_CSR_VIEW_VALIDATE_FULL));
         ConstRowMajorMap b((Eigen::Index)v.n_rows, (Eigen::Index)v.item_bound,
                            (Eigen::Index)v.n_items, reinterpret_cast<const int32_t *>(v.offsets),
                            reinterpret_cast<const int32_t *>(v.items), values.data());
