@@ -288,7 +288,7 @@ static long run_path(worker *w, const world_frame *f)
         uint32_t target = (uint32_t)ty * m->width + (uint32_t)tx;
         crowd_ctx c = { &f->by_location, wd->crowd_limit, target };
         dod_graph_route route;
-        dod_graph_path_desc pd = { m->cost, source, target, grid_distance, (void *)m,
+        dod_graph_path_desc pd = { m->cost, source, target, grid_distance, (void *)(uintptr_t)m,
                                    not_crowded, &c };
         if (dod_graph_path(&m->adjacency, &pd, &w->scratch, &route) != DOD_OK) {
             ++bad;

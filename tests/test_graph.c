@@ -15,23 +15,23 @@ typedef struct graph {
 
 /* The positional forms the tests read best in; each fills a desc as a caller would. UINT32_MAX
  * max_depth is "no limit", as in the reference model. */
-static dod_status flood(const dod_csr *graph, const uint32_t *seeds, uint32_t n_seeds,
+static dod_status flood(const dod_csr *adj, const uint32_t *seeds, uint32_t n_seeds,
                         uint32_t max_depth, dod_graph_filter filter, void *filter_ctx,
                         dod_graph_scratch *s)
 {
     dod_graph_flood_desc d = { seeds, n_seeds, max_depth == UINT32_MAX ? 0 : max_depth, filter,
                                filter_ctx };
-    return dod_graph_flood(graph, &d, s);
+    return dod_graph_flood(adj, &d, s);
 }
 
-static dod_status path(const dod_csr *graph, const float *weights, uint32_t source,
+static dod_status path(const dod_csr *adj, const float *weights, uint32_t source,
                        uint32_t target, dod_graph_heuristic heuristic, void *heuristic_ctx,
                        dod_graph_filter filter, void *filter_ctx, dod_graph_scratch *s,
                        dod_graph_route *route)
 {
     dod_graph_path_desc d = { weights, source, target, heuristic, heuristic_ctx, filter,
                               filter_ctx };
-    return dod_graph_path(graph, &d, s, route);
+    return dod_graph_path(adj, &d, s, route);
 }
 
 static void graph_index(graph *g)

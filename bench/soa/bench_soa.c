@@ -378,8 +378,8 @@ static void bench_handles(size_t n, int passes)
     emit("handle", "find", n, t_find, passes, row_bytes);
     emit("handle", "remove", n, t_rm, passes, row_bytes);
     printf("handles: push %.1f M/s, find %.1f M/s, remove %.1f M/s (best pass)\n",
-           n / bench_min(t_push, passes) / 1e3, n / bench_min(t_find, passes) / 1e3,
-           n / bench_min(t_rm, passes) / 1e3);
+           (double)n / bench_min(t_push, passes) / 1e3, (double)n / bench_min(t_find, passes) / 1e3,
+           (double)n / bench_min(t_rm, passes) / 1e3);
     dod_table_free(&t);
     free(hs);
     free(order);
