@@ -65,6 +65,22 @@ static inline int dod__align_up(size_t n, size_t *out)
     return 1;
 }
 
+/* The rule for an element of a column (a table's column, a world's component): size a
+ * non-zero multiple of align, align a power of two <= DOD_ALIGN. NULL when it holds, else the
+ * rule it breaks, for the error hook. */
+static inline const char *dod__element_rule_broken(size_t size, size_t align)
+{
+    if (size == 0)
+        return "size == 0";
+    if (align == 0 || (align & (align - 1)) != 0)
+        return "align is not a power of two";
+    if (align > DOD_ALIGN)
+        return "align > DOD_ALIGN";
+    if (size % align != 0)
+        return "size is not a multiple of align";
+    return NULL;
+}
+
 /* Read a possibly unaligned uint32_t in host byte order. */
 static inline uint32_t dod__load_u32(const void *p)
 {

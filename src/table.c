@@ -44,11 +44,6 @@ static void reset_storage(dod_table *t)
     t->tag = next_tag(t) & ((1u << DOD__TABLE_TAG_BITS) - 1);
 }
 
-static int valid_desc(const dod_table_column_desc *d)
-{
-    return d->size > 0 && d->align > 0 && (d->align & (d->align - 1)) == 0 &&
-           d->align <= DOD_ALIGN && d->size % d->align == 0;
-}
 
 dod_status dod_table_init(dod_table *t, const dod_table_column_desc *cols, uint32_t n_cols,
                           const dod_allocator *alloc)
@@ -59,8 +54,11 @@ dod_status dod_table_init(dod_table *t, const dod_table_column_desc *cols, uint3
     reset_storage(t);
     DOD__REFUSE_IF(!cols && n_cols > 0, DOD_E_INVALID);
     DOD__REFUSE_IF(n_cols > DOD_TABLE_MAX_COLUMNS, DOD_E_RANGE);
-    for (uint32_t c = 0; c < n_cols; ++c)
-        DOD__REFUSE_IF(!valid_desc(&cols[c]), DOD_E_INVALID);
+    for (uint32_t c = 0; c < n_cols; ++c) {
+        const char *broken = dod__element_rule_broken(cols[c].size, cols[c].align);
+        if (broken)
+            return DOD__FAIL(DOD_E_INVALID, broken);
+    }
     /* Dense group indices in order of first appearance. */
     uint32_t n_groups = 0;
     for (uint32_t c = 0; c < n_cols; ++c) {

@@ -11,8 +11,8 @@
  *            fill it             (build straight into the slot's objects, or dod_csr_copy /
  *                                 dod_table_copy from the live data)
  *            dod_frames_publish  -> one atomic release exchange makes it the latest
- *   readers: dod_frames_acquire  -> the latest published frame, wait-free (one atomic
- *                                   fetch_add, no locks, no retry loop)
+ *   readers: dod_frames_acquire  -> the latest published frame, wait-free (one atomic load,
+ *                                   then one atomic fetch_add; no locks, no retry loop)
  *            read it, then dod_frames_release (one atomic fetch_sub)
  *
  * The writer never hands out a slot a reader holds. With n_slots slots, one is the latest,
@@ -113,7 +113,19 @@ DOD_API dod_status dod_frames_release(dod_frames *frames, dod_frame *frame);
 /* How many slots the object has; 0 for NULL. */
 DOD_API uint32_t dod_frames_slot_count(const dod_frames *frames);
 
-/* The seq of the latest published frame, 0 before the first publish. Any thread. */
+/* The seq of the latest frame whose dod_frames_publish has completed its update of this
+ * counter, 0 before the first publish. Any thread, wait-free (one atomic load).
+ *
+ * What a reader may conclude from a value v it reads:
+ *   - every frame up to seq v has been published, so an acquire made after this call returns
+ *     a frame with seq >= v (the values a thread reads never decrease);
+ *   - it may be one behind a frame an acquire already returned: publish makes the frame
+ *     acquirable first and updates this counter just after, so a reader that holds frame v + 1
+ *     can still read v here. Do not compare it with a held frame's seq to ask "is mine the
+ *     latest?"; a held frame's own seq (dod_frame.seq) is exact, and a fresh acquire is the
+ *     way to get the newest frame.
+ * Typical use: a cheap "has anything new been published since I last looked" poll before
+ * paying for an acquire. */
 DOD_API uint64_t dod_frames_latest_seq(dod_frames *frames);
 
 /* The i-th dod_csr of a frame of an object made by dod_frames_create_csr (i < n_csr,
