@@ -6,7 +6,12 @@
 static const unsigned char header_magic[8] = { 0x89, 'D', 'O', 'D', 'C', 'S', 'R', '\n' };
 static const unsigned char trailer_magic[8] = { 0x89, 'D', 'O', 'D', 'E', 'N', 'D', '\n' };
 
+#ifdef DOD_TEST_SEAMS
 int dod__csr_force_swap = 0;
+#  define FORCED_SWAP (dod__csr_force_swap != 0)
+#else
+#  define FORCED_SWAP 0
+#endif
 
 static int host_is_big_endian(void)
 {
@@ -18,7 +23,7 @@ static int host_is_big_endian(void)
 
 int dod__csr_swapping(void)
 {
-    return host_is_big_endian() ^ (dod__csr_force_swap != 0);
+    return host_is_big_endian() ^ FORCED_SWAP;
 }
 
 static uint32_t bswap32(uint32_t v)

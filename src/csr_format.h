@@ -52,7 +52,9 @@ dod_status dod__csr_trailer_decode(const unsigned char in[DOD__CSR_TRAILER_BYTES
 /* Test hook: when set, the bulk arrays are converted as a big-endian host converts them
  * (each u32 byte-swapped between memory and disk), so the conversion path runs on any host.
  * Not thread-safe; only tests set it. */
+#ifdef DOD_TEST_SEAMS
 extern int dod__csr_force_swap;
+#endif
 /* 1 when the host (or the hook) needs each u32 of the arrays byte-swapped. */
 int dod__csr_swapping(void);
 /* dst may equal src (in place). */
