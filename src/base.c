@@ -40,11 +40,10 @@ void dod_set_error_hook(dod_error_hook hook, void *ctx)
 }
 
 #if DOD_DEBUG
-dod_status dod__refused(dod_status status, const char *file, int line, const char *condition)
+void dod__refused(dod_status status, const char *file, int line, const char *condition)
 {
     if (error_hook.hook)
         error_hook.hook(error_hook.ctx, status, file, line, condition);
-    return status;
 }
 #endif
 

@@ -53,7 +53,7 @@ static uint32_t multmodp(uint32_t a, uint32_t b)
  * a zero state. X_STREAM is x^(8 * STREAM) mod P (reflected), checked by tests/test_crc32c.c
  * against the portable path on long buffers. x86 is little-endian, the byte order the reflected
  * CRC consumes, so 8-byte loads feed it directly. */
-#define STREAM 4096
+#define STREAM ((size_t)4096)
 #define X_STREAM 0x35D73A62u
 
 static uint64_t load_u64(const unsigned char *p)

@@ -10,8 +10,10 @@
  * DOD__REFUSE_IF(cond, status) returns it when cond holds, naming cond. In a release build
  * (DOD_DEBUG 0) both are the bare status. */
 #if DOD_DEBUG
-dod_status dod__refused(dod_status status, const char *file, int line, const char *condition);
-#  define DOD__FAIL(status, what) dod__refused((status), __FILE__, __LINE__, (what))
+void dod__refused(dod_status status, const char *file, int line, const char *condition);
+/* The status is the expression's value itself (not the hook's return), so static analysers
+ * and the optimiser see which status a path returns. `status` is always a constant. */
+#  define DOD__FAIL(status, what) (dod__refused((status), __FILE__, __LINE__, (what)), (status))
 #else
 #  define DOD__FAIL(status, what) (status)
 #endif
