@@ -1,7 +1,7 @@
 /* The partitioned build: a two-level counting sort that keeps every random write in cache.
  *
  *   1. count     each item block counts its items per coarse partition (key >> shift) and
- *                validates keys and values;
+ *                validates the keys;
  *   2. place     a prefix sum over (partition, block) gives every block its own run inside
  *                every partition: blocks in item order, so the result is stable;
  *   3. partition each block streams (key, value) pairs into its runs through one 64-byte
@@ -12,7 +12,7 @@
  * Blocks run on the executor in steps 1 and 3, partitions in step 4; every task writes its
  * own disjoint part of the scratch and the output, so no counter is shared and the bytes are
  * the same for any number of threads and any execution order. */
-#include "csr_internal.h"
+#include "csr_build_internal.h"
 
 #if defined(__SSE2__) || defined(_M_X64)
 #  include <emmintrin.h>
@@ -77,11 +77,10 @@ static int make_layout(uint32_t n_rows, uint32_t n_items, uint32_t n_blocks, lay
     return 1;
 }
 
-int dod__csr_partitioned_scratch(uint32_t n_rows, uint32_t n_items, uint32_t n_blocks,
-                                 size_t *bytes)
+int dod__csr_partitioned_scratch(const dod__csr_job *job, size_t *bytes)
 {
     layout l;
-    if (!make_layout(n_rows, n_items, n_blocks, &l))
+    if (!make_layout(job->n_rows, job->n_items, job->n_blocks, &l))
         return 0;
     *bytes = l.total;
     return 1;
@@ -119,15 +118,11 @@ static void count_task(void *arg, uint32_t b)
     ctx *c = (ctx *)arg;
     const dod__csr_job *job = c->job;
     uint32_t lo, hi;
-    dod__csr_block_range(job->n_items, c->l.n_blocks, b, &lo, &hi);
+    dod__exec_share(job->n_items, c->l.n_blocks, b, &lo, &hi);
     uint32_t *hist = c->runs + (size_t)b * c->l.n_parts;
     memset(hist, 0, (size_t)c->l.n_parts * sizeof *hist);
-    int ok = count_keys(hist, job->keys, job->key_stride, lo, hi, job->n_rows, c->l.shift);
-    uint32_t m = 0;
-    if (ok)
-        ok = dod__csr_check_values(job, lo, hi, &m);
-    c->bad[b] = (unsigned char)!ok;
-    c->max_value[b] = m;
+    c->bad[b] = (unsigned char)!count_keys(hist, job->keys, job->key_stride, lo, hi, job->n_rows,
+                                           c->l.shift);
 }
 
 /* ---- 2. place ---- */
@@ -196,10 +191,12 @@ static void partition_block(ctx *c, uint32_t b, uint32_t lo, uint32_t hi)
     uint64_t *restrict pairs = c->pairs;
     const unsigned char *keys = job->keys, *values = job->values;
     const size_t ks = job->key_stride, vs = job->value_stride;
+    uint32_t max = 0;
 
     for (uint32_t i = lo; i < hi; ++i) {
         uint32_t key = dod__load_u32(keys + (size_t)i * ks);
         uint32_t v = values ? dod__load_u32(values + (size_t)i * vs) : i;
+        max = v > max ? v : max;
         uint32_t p = key >> shift;
         uint32_t slot = cur[p]++;
         uint64_t *line = lines + (size_t)p * LINE_PAIRS;
@@ -216,13 +213,14 @@ static void partition_block(ctx *c, uint32_t b, uint32_t lo, uint32_t hi)
             pairs[s] = lines[(size_t)p * LINE_PAIRS + s % LINE_PAIRS];
     }
     stream_fence();
+    c->max_value[b] = values ? max : 0;
 }
 
 static void partition_task(void *arg, uint32_t b)
 {
     ctx *c = (ctx *)arg;
     uint32_t lo, hi;
-    dod__csr_block_range(c->job->n_items, c->l.n_blocks, b, &lo, &hi);
+    dod__exec_share(c->job->n_items, c->l.n_blocks, b, &lo, &hi);
     partition_block(c, b, lo, hi);
 }
 
@@ -256,7 +254,7 @@ static void finish_task(void *arg, uint32_t t)
     uint32_t lo, hi, P = c->l.n_parts;
     /* Task t takes the partitions that start inside its share of the items (the last task also
      * takes the empty partitions at the end), so the tasks cover every partition once. */
-    dod__csr_block_range(job->n_items, c->n_finish_tasks, t, &lo, &hi);
+    dod__exec_share(job->n_items, c->n_finish_tasks, t, &lo, &hi);
     uint32_t p0 = t == 0 ? 0 : dod__csr_first_at(c->part_start, P, lo);
     uint32_t p1 = t + 1 == c->n_finish_tasks ? P : dod__csr_first_at(c->part_start, P, hi);
     for (uint32_t p = p0; p < p1; ++p) {
@@ -282,15 +280,16 @@ dod_status dod__csr_build_partitioned(const dod__csr_job *job, uint32_t *max_val
     c.lines = (uint64_t *)(void *)(s + c.l.lines);
 
     dod__exec_run(job->exec, c.l.n_blocks, count_task, &c);
-    uint32_t m = 0;
-    for (uint32_t b = 0; b < c.l.n_blocks; ++b) {
+    for (uint32_t b = 0; b < c.l.n_blocks; ++b)
         DOD__REFUSE_IF(c.bad[b], DOD_E_RANGE);
-        m = c.max_value[b] > m ? c.max_value[b] : m;
-    }
-    *max_value = m;
     place_runs(&c);
     dod__exec_run(job->exec, c.l.n_blocks, partition_task, &c);
-    uint32_t tasks = dod__csr_tasks(job->exec, FINISH_TASKS_PER_THREAD);
+    uint32_t m = 0;
+    for (uint32_t b = 0; b < c.l.n_blocks; ++b)
+        m = c.max_value[b] > m ? c.max_value[b] : m;
+    *max_value = m;
+    uint32_t tasks = dod__exec_tasks(job->exec, FINISH_TASKS_PER_THREAD,
+                                     DOD__CSR_MAX_BLOCKS * FINISH_TASKS_PER_THREAD);
     c.n_finish_tasks = tasks < c.l.n_parts ? tasks : c.l.n_parts;
     dod__exec_run(job->exec, c.n_finish_tasks, finish_task, &c);
     job->offsets[0] = 0;

@@ -334,8 +334,11 @@ static void test_bad_input(void)
     d.flags = 0;
     d.strategy = (dod_csr_build_strategy)3;
     CHECK_STATUS(dod_csr_build_desc(&c, &d), DOD_E_INVALID);
-    dod_executor broken = { NULL, NULL, 2 };
+    dod_executor broken = { NULL, NULL, 2 }, no_threads = execs[1];
+    no_threads.n_threads = 0;
     d = desc_of(&in, &broken, DOD_CSR_BUILD_AUTO);
+    CHECK_STATUS(dod_csr_build_desc(&c, &d), DOD_E_INVALID);
+    d = desc_of(&in, &no_threads, DOD_CSR_BUILD_AUTO);
     CHECK_STATUS(dod_csr_build_desc(&c, &d), DOD_E_INVALID);
     d = desc_of(&in, NULL, DOD_CSR_BUILD_AUTO);
     d.n_rows = UINT32_MAX;
@@ -668,8 +671,10 @@ static void test_gather(void)
     bad.size = SIZE_MAX / 2;
     bad.src_stride = SIZE_MAX;
     CHECK_STATUS(dod_csr_gather(&c, &bad, 1, n_units, NULL), DOD_E_OVERFLOW);
-    dod_executor broken = { NULL, NULL, 2 };
+    dod_executor broken = { NULL, NULL, 2 }, no_threads = execs[1];
+    no_threads.n_threads = 0;
     CHECK_STATUS(dod_csr_gather(&c, &col, 1, n_units, &broken), DOD_E_INVALID);
+    CHECK_STATUS(dod_csr_gather(&c, &col, 1, n_units, &no_threads), DOD_E_INVALID);
     int untouched = 1;
     for (uint32_t j = 0; j < n_units; ++j) {
         uint32_t w;
