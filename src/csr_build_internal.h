@@ -10,6 +10,16 @@
 /* At most this many item blocks per build (more threads than that just share them). */
 #define DOD__CSR_MAX_BLOCKS 64u
 
+/* For a hot loop that must stay a function of its own: inlined into its caller, it shares the
+ * registers with the caller's state and reloads its own from the stack every iteration. */
+#if defined(__GNUC__)
+#  define DOD__CSR_NOINLINE __attribute__((noinline))
+#elif defined(_MSC_VER)
+#  define DOD__CSR_NOINLINE __declspec(noinline)
+#else
+#  define DOD__CSR_NOINLINE
+#endif
+
 /* One build, validated: item i has row key(i) and stores value(i) (i itself when values is
  * NULL). The strategies fill offsets[0 .. n_rows] and items[0 .. n_items) identically. */
 typedef struct dod__csr_job {
