@@ -4,22 +4,27 @@
 #include "csr_build_internal.h"
 #include "csr_storage.h"
 
-/* The adaptive rule's thresholds, measured on the benchmark machine (docs/build.md):
- * the plain scatter wins while its random writes stay in cache (few rows) or when the keys
- * are already clustered (consecutive items land in the same or neighbouring rows). */
-#define PLAIN_MAX_ROWS 262144u         /* up to this many rows the plain scatter is faster on 1 thread */
-#define PLAIN_MAX_ROWS_PARALLEL 65536u /* up to this many, faster than any 2-thread build */
-#define PLAIN_MAX_ITEMS 65536u         /* too few items to repay the extra pass */
-#define SAMPLE_WINDOWS 64u         /* sampled windows of consecutive keys ... */
-#define SAMPLE_RUN 8u              /* ... of this many keys each */
-#define NEAR_ROWS 16u              /* a step of at most this many rows counts as "near" */
-#define NEAR_PER_16 15u            /* clustered: at least 15/16 of the sampled steps are near */
-#define PARALLEL_MIN_ITEMS 32768u  /* per block: ~130 us of work at the ~4 ns/item of small builds */
+/* The adaptive rule's thresholds, measured on the benchmark machine (docs/build.md): the plain
+ * scatter wins while its cursors stay in cache (few rows), or when the keys walk the rows in
+ * order or keep to a few of them (the lines a key needs are cached or prefetched). */
+#define PLAIN_MAX_ITEMS 65536u   /* fewer items do not repay partitioning: plain, 1 thread */
+#define PLAIN_MAX_ROWS 131072u   /* 1 thread: the 512 KiB of cursors fit L2, plain wins */
+#define ONE_THREAD_MAX_ROWS 32768u /* on threads: plain on 1 thread wins up to this many rows */
+#define PARALLEL_MAX_ROWS 65536u /* on threads: the parallel plain scatter up to this many */
+#define SAMPLE_WINDOWS 32u       /* sampled windows of consecutive keys (and as many to warm) */
+#define SAMPLE_STEPS 32u         /* of this many steps from one key to the next */
+#define SEEN_LINES 1024u         /* the sampler's memory of cursor lines already touched */
+#define CURSORS_PER_LINE 16u     /* 64-byte lines of 4-byte cursors */
+#define FAR_MAX 8u               /* of 1024 sampled steps: at most 8 far ones ... */
+#define FAR_MAX_IN_L2 128u       /* ... or 128 while the cursors fit L2 */
+#define PARALLEL_MIN_ITEMS 32768u /* per block: ~130 us of work at the ~4 ns/item of small builds */
 
 /* Pass 1, with validation: count each row's items into offsets[key + 1]. Returns 0 when a
- * key is out of range. The check is a predictable branch inside the pass, not a pass of its own. */
-static int count_keys(uint32_t *restrict offsets, uint32_t n_rows, const unsigned char *keys,
-                      size_t stride, uint32_t n_items)
+ * key is out of range. The check is a predictable branch inside the pass, not a pass of its own.
+ * (The three passes stay functions of their own: inlined, their loops share registers with the
+ * build's state and reload pointers from the stack.) */
+static DOD__CSR_NOINLINE int count_keys(uint32_t *restrict offsets, uint32_t n_rows,
+                                        const unsigned char *keys, size_t stride, uint32_t n_items)
 {
     uint32_t *restrict counts = offsets + 1;
     for (uint32_t i = 0; i < n_items; ++i) {
@@ -43,8 +48,9 @@ static void exclusive_scan(uint32_t *restrict counts, uint32_t n_rows)
 }
 
 /* Pass 3: place each item; the cursors advance onto exactly offsets[1..n_rows]. */
-static void scatter_items(uint32_t *restrict cursors, uint32_t *restrict items,
-                          const unsigned char *keys, size_t stride, uint32_t n_items)
+static DOD__CSR_NOINLINE void scatter_items(uint32_t *restrict cursors, uint32_t *restrict items,
+                                            const unsigned char *keys, size_t stride,
+                                            uint32_t n_items)
 {
     for (uint32_t i = 0; i < n_items; ++i) {
         uint32_t key = dod__load_u32(keys + (size_t)i * stride);
@@ -53,9 +59,10 @@ static void scatter_items(uint32_t *restrict cursors, uint32_t *restrict items,
 }
 
 /* The same storing values; returns the largest. */
-static uint32_t scatter_values(uint32_t *restrict cursors, uint32_t *restrict items,
-                               const unsigned char *keys, size_t stride,
-                               const unsigned char *values, size_t value_stride, uint32_t n_items)
+static DOD__CSR_NOINLINE uint32_t scatter_values(uint32_t *restrict cursors,
+                                                uint32_t *restrict items, const unsigned char *keys,
+                                                size_t stride, const unsigned char *values,
+                                                size_t value_stride, uint32_t n_items)
 {
     uint32_t max = 0;
     for (uint32_t i = 0; i < n_items; ++i) {
@@ -81,39 +88,55 @@ static dod_status build_plain(const dod__csr_job *job, uint32_t *max_value)
     return DOD_OK;
 }
 
-/* A cheap look at the keys: in SAMPLE_WINDOWS windows spread over the items, how many steps
- * between consecutive keys stay within NEAR_ROWS rows. Sorted keys are all near; keys sorted
- * but with 5% moved anywhere are about 90% near, and there the partitioned build still wins. */
-static int looks_clustered(const unsigned char *keys, size_t stride, uint32_t n_items)
+/* Far steps in window w of `windows` spread over the items: steps from one key to the next
+ * whose cursor line is neither next to the previous key's (same or neighbouring line, where
+ * the prefetcher reaches) nor among the lines `seen` remembers (direct-mapped, by a hash). */
+static uint32_t far_in_window(const unsigned char *keys, size_t stride, uint32_t n_items,
+                              uint32_t w, uint32_t windows, uint32_t *seen)
 {
-    uint32_t near = 0, steps = 0;
-    for (uint32_t w = 0; w < SAMPLE_WINDOWS; ++w) {
-        uint32_t start = (uint32_t)((uint64_t)(n_items - SAMPLE_RUN) * w / (SAMPLE_WINDOWS - 1));
-        uint32_t prev = dod__load_u32(keys + (size_t)start * stride);
-        for (uint32_t i = start + 1; i < start + SAMPLE_RUN; ++i) {
-            uint32_t k = dod__load_u32(keys + (size_t)i * stride);
-            uint32_t d = k > prev ? k - prev : prev - k;
-            near += d <= NEAR_ROWS;
-            steps++;
-            prev = k;
-        }
+    uint32_t far = 0;
+    uint32_t start = (uint32_t)((uint64_t)(n_items - SAMPLE_STEPS - 1) * w / (windows - 1));
+    uint32_t prev = dod__load_u32(keys + (size_t)start * stride) / CURSORS_PER_LINE;
+    for (uint32_t i = start + 1; i <= start + SAMPLE_STEPS; ++i) {
+        uint32_t line = dod__load_u32(keys + (size_t)i * stride) / CURSORS_PER_LINE;
+        uint32_t *slot = &seen[(uint32_t)(line * 2654435761u) % SEEN_LINES];
+        far += (line > prev ? line - prev : prev - line) > 1 && *slot != line + 1;
+        *slot = line + 1;
+        prev = line;
     }
-    return 16 * near >= NEAR_PER_16 * steps;
+    return far;
 }
 
-/* The adaptive rule (docs/build.md). May drop to one block: below PLAIN_MAX_ROWS_PARALLEL rows
- * the single-thread plain scatter beat every 2-thread build we measured. */
+/* How many of SAMPLE_WINDOWS * SAMPLE_STEPS sampled steps are far: each is a miss the plain
+ * scatter pays twice (the cursor and the row's open line of items). The even windows only
+ * warm the memory of seen lines, so keys that keep to a few rows take no far steps after them.
+ * Sorted, reverse sorted, one-row and few-row keys take none; runs of 64 equal keys one in 64,
+ * the seed's clustered keys (5% moved) one in 10, uniform keys nearly all. */
+static uint32_t far_steps(const unsigned char *keys, size_t stride, uint32_t n_items)
+{
+    uint32_t seen[SEEN_LINES] = { 0 }, far = 0;
+    for (uint32_t w = 0; w < 2 * SAMPLE_WINDOWS; w += 2)
+        (void)far_in_window(keys, stride, n_items, w, 2 * SAMPLE_WINDOWS, seen);
+    for (uint32_t w = 1; w < 2 * SAMPLE_WINDOWS; w += 2)
+        far += far_in_window(keys, stride, n_items, w, 2 * SAMPLE_WINDOWS, seen);
+    return far;
+}
+
+/* The adaptive rule (docs/build.md); may drop the build to one block. */
 static dod_csr_build_strategy choose(const dod_csr_desc *d, size_t key_stride, uint32_t *n_blocks)
 {
     if (d->strategy != DOD_CSR_BUILD_AUTO)
         return d->strategy;
-    if (d->n_rows <= PLAIN_MAX_ROWS_PARALLEL || d->n_items <= PLAIN_MAX_ITEMS) {
+    int threads = *n_blocks > 1;
+    uint32_t one_thread_max_rows = threads ? ONE_THREAD_MAX_ROWS : PLAIN_MAX_ROWS;
+    if (d->n_items < PLAIN_MAX_ITEMS || d->n_rows <= one_thread_max_rows) {
         *n_blocks = 1;
         return DOD_CSR_BUILD_PLAIN;
     }
-    if (looks_clustered((const unsigned char *)d->keys, key_stride, d->n_items))
+    if (threads && d->n_rows <= PARALLEL_MAX_ROWS)
         return DOD_CSR_BUILD_PLAIN;
-    if (*n_blocks == 1 && d->n_rows <= PLAIN_MAX_ROWS)
+    uint32_t far_max = d->n_rows <= PLAIN_MAX_ROWS ? FAR_MAX_IN_L2 : FAR_MAX;
+    if (far_steps((const unsigned char *)d->keys, key_stride, d->n_items) <= far_max)
         return DOD_CSR_BUILD_PLAIN;
     return DOD_CSR_BUILD_PARTITIONED;
 }

@@ -355,8 +355,8 @@ static uint32_t walk_run(const ctx *c, walk *w, uint32_t left, size_t *from)
     return n;
 }
 
-static DOD__CSR_NOINLINE void count_rows(uint32_t *restrict rows, const uint32_t *restrict e, uint32_t n,
-                       uint32_t row_mask)
+static DOD__CSR_NOINLINE void count_rows(uint32_t *restrict rows, const uint32_t *restrict e,
+                                         uint32_t n, uint32_t row_mask)
 {
     for (uint32_t j = 0; j < n; ++j)
         rows[e[j] & row_mask]++;
@@ -365,8 +365,9 @@ static DOD__CSR_NOINLINE void count_rows(uint32_t *restrict rows, const uint32_t
 /* Place a run's items at their rows' cursors: the value streamed beside each element, or the
  * item number put back together from its window's base and its low bits. */
 static DOD__CSR_NOINLINE void place_run(uint32_t *restrict cursors, uint32_t *restrict items,
-                      const uint32_t *restrict e, const uint32_t *restrict values, uint32_t n,
-                      uint32_t shift, uint32_t base)
+                                        const uint32_t *restrict e,
+                                        const uint32_t *restrict values, uint32_t n,
+                                        uint32_t shift, uint32_t base)
 {
     const uint32_t row_mask = (1u << shift) - 1;
     if (values) {

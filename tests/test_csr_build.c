@@ -528,10 +528,14 @@ static void test_arena_scratch(void)
     free_input(&in);
 }
 
-/* The adaptive rule, observed through the scratch it leaves: few rows or sorted keys take the
- * plain scatter (no scratch on one thread), many rows of scattered keys the partitioned build. */
-static int auto_uses_scratch(enum dist d, uint32_t n_rows, uint32_t n_items,
-                             const dod_executor *exec)
+/* The adaptive rule, observed through the scratch it leaves in the index: none for the plain
+ * scatter on one thread, a row histogram per block for the parallel plain scatter (8 bytes a
+ * row on 2 threads; the cases have 3+ items a row), at least 4 bytes an item for the
+ * partitioned build. */
+enum chosen { PLAIN_ONE_THREAD, PLAIN_PARALLEL, PARTITIONED };
+
+static enum chosen auto_chooses(enum dist d, uint32_t n_rows, uint32_t n_items,
+                                const dod_executor *exec)
 {
     test_rng rng = { 1 };
     input in = make_input(&rng, d, n_rows, n_items, 4, 0, 0);
@@ -539,24 +543,28 @@ static int auto_uses_scratch(enum dist d, uint32_t n_rows, uint32_t n_items,
     dod_csr_init(&c, NULL);
     dod_csr_desc desc = desc_of(&in, exec, DOD_CSR_BUILD_AUTO);
     CHECK_OK(dod_csr_build_desc(&c, &desc));
-    int used = c.scratch != NULL;
+    size_t scratch = c.scratch_bytes;
     dod_csr_free(&c);
     free_input(&in);
-    return used;
+    return scratch == 0 ? PLAIN_ONE_THREAD
+           : scratch < (size_t)n_items * 4 ? PLAIN_PARALLEL
+                                           : PARTITIONED;
 }
 
 static void test_adaptive_choice(void)
 {
     const dod_executor *two = &execs[1];
-    CHECK(auto_uses_scratch(UNIFORM, 300000, 600000, NULL));
-    CHECK(auto_uses_scratch(LONGTAIL, 300000, 600000, NULL));
-    CHECK(auto_uses_scratch(CLUSTERED, 300000, 600000, NULL)); /* 5% moved: partitioning wins */
-    CHECK(!auto_uses_scratch(UNIFORM, 200000, 600000, NULL));  /* rows fit the plain scatter */
-    CHECK(auto_uses_scratch(UNIFORM, 200000, 600000, two));    /* ... but 2 threads partition */
-    CHECK(!auto_uses_scratch(UNIFORM, 60000, 600000, two));    /* few rows: 1 thread, plain */
-    CHECK(!auto_uses_scratch(UNIFORM, 300000, 60000, NULL));   /* too few items */
-    CHECK(!auto_uses_scratch(ONE_ROW, 300000, 600000, NULL));  /* every step is near */
-    CHECK(auto_uses_scratch(ONE_ROW, 300000, 600000, two));    /* near, on 2 threads: parallel plain */
+    CHECK_EQ(auto_chooses(UNIFORM, 300000, 600000, NULL), PARTITIONED);
+    CHECK_EQ(auto_chooses(LONGTAIL, 300000, 600000, NULL), PARTITIONED);
+    CHECK_EQ(auto_chooses(CLUSTERED, 300000, 600000, NULL), PARTITIONED); /* 5% moved */
+    CHECK_EQ(auto_chooses(UNIFORM, 300000, 60000, NULL), PLAIN_ONE_THREAD); /* few items */
+    CHECK_EQ(auto_chooses(UNIFORM, 120000, 600000, NULL), PLAIN_ONE_THREAD); /* cursors in L2 */
+    CHECK_EQ(auto_chooses(UNIFORM, 120000, 600000, two), PARTITIONED);  /* ... unless on threads */
+    CHECK_EQ(auto_chooses(UNIFORM, 30000, 600000, two), PLAIN_ONE_THREAD);
+    CHECK_EQ(auto_chooses(UNIFORM, 60000, 600000, two), PLAIN_PARALLEL);
+    CHECK_EQ(auto_chooses(ONE_ROW, 300000, 600000, NULL), PLAIN_ONE_THREAD); /* no far step */
+    CHECK_EQ(auto_chooses(ONE_ROW, 300000, 900000, two), PLAIN_PARALLEL);
+    CHECK_EQ(auto_chooses(FEW_ROWS, 300000, 600000, NULL), PLAIN_ONE_THREAD); /* rows seen */
 }
 
 /* The gather vs the model, every column kind, strided sources, on every executor. */
