@@ -121,7 +121,9 @@ static void test_identical_builds(void)
     dod_csr_free(&reused);
 }
 
-/* Sizes where the adaptive rule picks the partitioned build and the two levels really split. */
+/* Sizes where the two levels really split: partitions of several chunks, partitions too big
+ * for the stage (one row, few rows), and with 1M rows partitions of 2^15 rows, so an element
+ * keeps 17 bits of its item and 300000 items span three windows, some cut by block borders. */
 static void test_large_partitioned(void)
 {
     test_rng rng = { 99 };
@@ -131,6 +133,12 @@ static void test_large_partitioned(void)
         /* 240000 items: 7 blocks of at least 32768 on the 7-thread pool */
         input in = make_input(&rng, (csr_keys)d, 150000, d == CSR_KEYS_UNIFORM ? 240000 : 80000,
                               16, 1, 0);
+        CHECK(all_builds_match(&in, 0, &reused));
+        free_input(&in);
+    }
+    for (int values = 0; values < 2; ++values) {
+        input in = make_input(&rng, CSR_KEYS_UNIFORM, 1u << 20, 300000, 12, 0,
+                              values ? 1000 : 0);
         CHECK(all_builds_match(&in, 0, &reused));
         free_input(&in);
     }
