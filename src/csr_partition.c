@@ -1,8 +1,8 @@
 /* The partitioned build: a two-level counting sort whose random writes all stay in cache.
  *
  *   1. partition  each task streams its items into coarse partitions (key >> shift): a chain
- *                 of 8 KiB chunks per task and partition, filled through one 64-byte
- *                 write-combining line per partition and written with non-temporal stores.
+ *                 of 8 KiB chunks per task and partition, filled through a 128-byte
+ *                 write-combining buffer per partition and written with non-temporal stores.
  *                 Chains need no sizes up front, so there is no counting pass: the keys are
  *                 read once, and checked in that pass.
  *   2. place      the partitions' sizes, summed over the tasks, give each partition its start.
@@ -30,8 +30,9 @@
 
 /* Tuning, measured on the benchmark machine (docs/build.md). */
 #define TARGET_PART_ITEMS 16384u /* a partition's elements and items should fit in L2 */
-#define MAX_PART_BITS 10u        /* at most 1024 partitions: one task's lines take 64 KiB */
-#define LINE 16u                 /* elements per 64-byte line */
+#define MAX_PART_BITS 10u        /* at most 1024 partitions: one task's buffers take 128 KiB */
+#define LINE 16u                 /* elements per 64-byte cache line */
+#define BUFFER 32u               /* elements a partition gathers before streaming: two lines */
 #define CHUNK 2048u              /* elements per chunk (8 KiB) */
 #define STAGE_ITEMS (2u * TARGET_PART_ITEMS) /* larger partitions place their items directly */
 #define FINISH_TASKS_PER_THREAD 4u /* partitions are uneven (long tails): smaller tasks balance */
@@ -42,8 +43,8 @@ typedef struct layout {
     uint32_t task_chunks;  /* chunks each task owns */
     uint32_t stage_items;  /* each finish task's stage */
     /* byte offsets into the scratch */
-    size_t elems, values, next, counts, fill, chunks, ends, part_start, lines, value_lines, stages;
-    size_t total;
+    size_t elems, values, next, counts, fill, chunks, ends, part_start, buffers, value_buffers;
+    size_t stages, total;
 } layout;
 
 static uint32_t log2_floor(uint64_t v)
@@ -107,8 +108,8 @@ static int make_layout(const dod__csr_job *job, layout *l)
            reserve(&at, cells, sizeof(uint32_t), &l->chunks) &&
            reserve(&at, windows, sizeof(uint32_t), &l->ends) &&
            reserve(&at, P + 1, sizeof(uint32_t), &l->part_start) &&
-           reserve(&at, cells, LINE * sizeof(uint32_t), &l->lines) &&
-           reserve(&at, value_build ? cells : 0, LINE * sizeof(uint32_t), &l->value_lines) &&
+           reserve(&at, cells, BUFFER * sizeof(uint32_t), &l->buffers) &&
+           reserve(&at, value_build ? cells : 0, BUFFER * sizeof(uint32_t), &l->value_buffers) &&
            reserve(&at, stages, sizeof(uint32_t), &l->stages);
     l->total = at;
     return fits;
@@ -130,12 +131,12 @@ typedef struct ctx {
     uint32_t *values;      /* [chunk][CHUNK], value builds only */
     uint32_t *next;        /* [chunk]: the chunk that follows in its chain */
     uint32_t *counts;      /* [task][partition]: elements in the chain */
-    uint32_t *fill;        /* [task][partition]: where the chain's line fills */
+    uint32_t *fill;        /* [task][partition]: where the chain's buffer fills */
     uint32_t *chunks;      /* [task][partition]: the chunk the chain is filling */
     uint32_t *ends;        /* [task][window][partition]: the chain's length after the window */
     uint32_t *part_start;  /* [partition + 1] */
-    uint32_t *lines;       /* [task][partition][LINE] */
-    uint32_t *value_lines; /* [task][partition][LINE], value builds only */
+    uint32_t *buffers;     /* [task][partition][BUFFER] */
+    uint32_t *value_buffers; /* [task][partition][BUFFER], value builds only */
     uint32_t *stages;      /* [finish task][stage_items] */
     unsigned char bad[DOD__CSR_MAX_BLOCKS];
     uint32_t max_value[DOD__CSR_MAX_BLOCKS];
@@ -194,22 +195,24 @@ static void stream_items(uint32_t *dst, const uint32_t *src, uint32_t n)
 
 /* One task's partitioning state. */
 typedef struct task {
-    uint32_t *counts; /* [partition]: elements in the chain's streamed lines */
-    uint32_t *fill;   /* [partition]: the next slot of its line, an index into lines */
-    uint32_t *chunks, *lines, *value_lines;
+    uint32_t *counts; /* [partition]: elements the chain's chunks hold */
+    uint32_t *fill;   /* [partition]: the next slot of its buffer, an index into buffers */
+    uint32_t *chunks, *buffers, *value_buffers;
     uint32_t free_chunk; /* the next chunk of the task's own */
 } task;
 
-/* Partition p's line is full: stream it (and its values) into the chain's chunk, and start the
- * next chunk when this one is full. */
-static DOD__CSR_NOINLINE void flush_line(const ctx *c, task *s, uint32_t p)
+/* Partition p's buffer is full: stream it (and its values) into the chain's chunk, and start
+ * the next chunk when this one is full. */
+static DOD__CSR_NOINLINE void flush_buffer(const ctx *c, task *s, uint32_t p)
 {
     size_t at = (size_t)s->chunks[p] * CHUNK + s->counts[p] % CHUNK;
-    stream_line(c->elems + at, s->lines + (size_t)p * LINE);
-    if (c->values)
-        stream_line(c->values + at, s->value_lines + (size_t)p * LINE);
-    s->counts[p] += LINE;
-    s->fill[p] = p * LINE;
+    for (uint32_t j = 0; j < BUFFER; j += LINE) {
+        stream_line(c->elems + at + j, s->buffers + (size_t)p * BUFFER + j);
+        if (c->values)
+            stream_line(c->values + at + j, s->value_buffers + (size_t)p * BUFFER + j);
+    }
+    s->counts[p] += BUFFER;
+    s->fill[p] = p * BUFFER;
     if (s->counts[p] % CHUNK == 0) {
         c->next[s->chunks[p]] = s->free_chunk;
         s->chunks[p] = s->free_chunk++;
@@ -218,7 +221,7 @@ static DOD__CSR_NOINLINE void flush_line(const ctx *c, task *s, uint32_t p)
 
 /* Items [lo, hi), all in one window. Returns 0 at a key >= n_rows. with_values is a constant
  * in each of the two callers below, so each compiles to its own loop; everything the loop reads
- * is a local, so its stores into the lines cannot make the compiler reload it. */
+ * is a local, so its stores into the buffers cannot make the compiler reload it. */
 static inline int partition_loop(const ctx *c, task *s, uint32_t lo, uint32_t hi,
                                  int with_values, uint32_t *max_value)
 {
@@ -228,8 +231,8 @@ static inline int partition_loop(const ctx *c, task *s, uint32_t lo, uint32_t hi
     const unsigned char *restrict value = with_values ? c->job->values + (size_t)lo * value_stride
                                                       : NULL;
     const uint32_t n_rows = c->job->n_rows, shift = c->l.shift, row_mask = (1u << shift) - 1;
-    uint32_t *restrict fill = s->fill, *restrict lines = s->lines;
-    uint32_t *restrict value_lines = s->value_lines;
+    uint32_t *restrict fill = s->fill, *restrict buffers = s->buffers;
+    uint32_t *restrict value_buffers = s->value_buffers;
     /* The element's high bits: i << shift keeps the item's low item_bits bits, and grows by
      * 1 << shift from one item to the next. */
     uint32_t tag = lo << shift, max = *max_value;
@@ -238,15 +241,15 @@ static inline int partition_loop(const ctx *c, task *s, uint32_t lo, uint32_t hi
         if (k >= n_rows)
             return 0;
         uint32_t p = k >> shift, at = fill[p]++;
-        lines[at] = tag | (k & row_mask);
+        buffers[at] = tag | (k & row_mask);
         if (with_values) {
             uint32_t v = dod__load_u32(value);
             value += value_stride;
             max = v > max ? v : max;
-            value_lines[at] = v;
+            value_buffers[at] = v;
         }
-        if (at % LINE == LINE - 1)
-            flush_line(c, s, p);
+        if (at % BUFFER == BUFFER - 1)
+            flush_buffer(c, s, p);
     }
     *max_value = max;
     return 1;
@@ -264,21 +267,21 @@ static DOD__CSR_NOINLINE int partition_values(const ctx *c, task *s, uint32_t lo
     return partition_loop(c, s, lo, hi, 1, max_value);
 }
 
-/* The chain's length: its streamed lines and what waits in its line. */
+/* The chain's length: what its chunks hold and what waits in its buffer. */
 static uint32_t chain_length(const task *s, uint32_t p)
 {
-    return s->counts[p] + s->fill[p] % LINE;
+    return s->counts[p] + s->fill[p] % BUFFER;
 }
 
-/* The partial last line of every chain, with ordinary stores; counts become the lengths. */
+/* What waits in every buffer, with ordinary stores; counts become the chain lengths. */
 static void flush_tails(const ctx *c, task *s)
 {
     for (uint32_t p = 0; p < c->l.n_parts; ++p) {
-        uint32_t n = s->fill[p] % LINE;
+        uint32_t n = s->fill[p] % BUFFER;
         size_t at = (size_t)s->chunks[p] * CHUNK + s->counts[p] % CHUNK;
-        memcpy(c->elems + at, s->lines + (size_t)p * LINE, n * sizeof(uint32_t));
+        memcpy(c->elems + at, s->buffers + (size_t)p * BUFFER, n * sizeof(uint32_t));
         if (c->values)
-            memcpy(c->values + at, s->value_lines + (size_t)p * LINE, n * sizeof(uint32_t));
+            memcpy(c->values + at, s->value_buffers + (size_t)p * BUFFER, n * sizeof(uint32_t));
         s->counts[p] += n;
     }
 }
@@ -291,12 +294,12 @@ static void partition_task(void *arg, uint32_t t)
     s.counts = c->counts + (size_t)t * P;
     s.fill = c->fill + (size_t)t * P;
     s.chunks = c->chunks + (size_t)t * P;
-    s.lines = c->lines + (size_t)t * P * LINE;
-    s.value_lines = c->value_lines ? c->value_lines + (size_t)t * P * LINE : NULL;
+    s.buffers = c->buffers + (size_t)t * P * BUFFER;
+    s.value_buffers = c->value_buffers ? c->value_buffers + (size_t)t * P * BUFFER : NULL;
     s.free_chunk = first_chunk(c, t, P);
     for (uint32_t p = 0; p < P; ++p) {
         s.counts[p] = 0;
-        s.fill[p] = p * LINE;
+        s.fill[p] = p * BUFFER;
         s.chunks[p] = first_chunk(c, t, p);
     }
 
@@ -474,8 +477,8 @@ dod_status dod__csr_build_partitioned(const dod__csr_job *job, uint32_t *max_val
     c.chunks = (uint32_t *)(void *)(s + c.l.chunks);
     c.ends = (uint32_t *)(void *)(s + c.l.ends);
     c.part_start = (uint32_t *)(void *)(s + c.l.part_start);
-    c.lines = (uint32_t *)(void *)(s + c.l.lines);
-    c.value_lines = job->values ? (uint32_t *)(void *)(s + c.l.value_lines) : NULL;
+    c.buffers = (uint32_t *)(void *)(s + c.l.buffers);
+    c.value_buffers = job->values ? (uint32_t *)(void *)(s + c.l.value_buffers) : NULL;
     c.stages = (uint32_t *)(void *)(s + c.l.stages);
 
     dod__exec_run(job->exec, c.l.n_tasks, partition_task, &c);
