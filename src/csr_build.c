@@ -6,14 +6,13 @@
 
 /* The adaptive rule's thresholds, measured on the benchmark machine (docs/build.md): the plain
  * scatter wins while its cursors stay in cache (few rows), or when the keys walk the rows in
- * order or keep to a few of them (the lines a key needs are cached or prefetched). */
+ * order (the lines a key needs are cached or prefetched). */
 #define PLAIN_MAX_ITEMS 65536u   /* fewer items do not repay partitioning: plain, 1 thread */
 #define PLAIN_MAX_ROWS 131072u   /* 1 thread: the 512 KiB of cursors fit L2, plain wins */
 #define ONE_THREAD_MAX_ROWS 32768u /* on threads: plain on 1 thread wins up to this many rows */
 #define PARALLEL_MAX_ROWS 65536u /* on threads: the parallel plain scatter up to this many */
-#define SAMPLE_WINDOWS 32u       /* sampled windows of consecutive keys (and as many to warm) */
+#define SAMPLE_WINDOWS 32u       /* sampled windows of consecutive keys, spread over the items */
 #define SAMPLE_STEPS 32u         /* of this many steps from one key to the next */
-#define SEEN_SLOTS 2048u         /* a hash set of the warm windows' lines (<= 1056: half full) */
 #define CURSORS_PER_LINE 16u     /* 64-byte lines of 4-byte cursors */
 #define FAR_MAX 8u               /* of 1024 sampled steps: at most 8 far ones ... */
 #define FAR_MAX_IN_L2 128u       /* ... or 128 while the cursors fit L2 */
@@ -94,53 +93,25 @@ static uint32_t line_of(const unsigned char *keys, size_t stride, uint32_t i)
     return dod__load_u32(keys + (size_t)i * stride) / CURSORS_PER_LINE;
 }
 
-/* Where window w of `windows` evenly spread windows of SAMPLE_STEPS + 1 keys begins. */
-static uint32_t window_start(uint32_t n_items, uint32_t w, uint32_t windows)
-{
-    return (uint32_t)((uint64_t)(n_items - SAMPLE_STEPS - 1) * w / (windows - 1));
-}
-
-/* A set of lines (stored + 1, 0 = empty), open addressing by a multiplicative hash. */
-static uint32_t *seen_slot(uint32_t *seen, uint32_t line)
-{
-    uint32_t at = (uint32_t)(line * 2654435761u) >> 21; /* 11 bits: SEEN_SLOTS */
-    while (seen[at] != 0 && seen[at] != line + 1)
-        at = (at + 1) % SEEN_SLOTS;
-    return &seen[at];
-}
-
-/* Steps in the window from `start` whose cursor line is neither next to the previous key's
- * (the same or a neighbouring line, where the prefetcher reaches) nor among the seen lines. */
-static uint32_t far_in_window(const unsigned char *keys, size_t stride, uint32_t start,
-                              uint32_t *seen)
-{
-    uint32_t far = 0, prev = line_of(keys, stride, start);
-    for (uint32_t i = start + 1; i <= start + SAMPLE_STEPS; ++i) {
-        uint32_t line = line_of(keys, stride, i);
-        far += (line > prev ? line - prev : prev - line) > 1 && *seen_slot(seen, line) == 0;
-        prev = line;
-    }
-    return far;
-}
-
-/* How many of SAMPLE_WINDOWS * SAMPLE_STEPS sampled steps are far: each is a miss the plain
- * scatter pays twice (the cursor and the row's open line of items). The lines of as many
- * windows in between count as seen (cached), so keys that keep to a few rows take no far
- * steps. Sorted, reverse sorted, one-row and few-row keys take none; runs of 64 equal keys
- * one in 64, the seed's clustered keys (5% moved) one in 10, uniform keys nearly all. */
+/* How many of SAMPLE_WINDOWS * SAMPLE_STEPS sampled steps from one key to the next are far:
+ * their cursor line is neither the previous key's nor a neighbour of it (where the prefetcher
+ * reaches). Each far step is a miss the plain scatter pays twice (the cursor and the row's
+ * open line of items). Sorted, reverse sorted and one-row keys take none, runs of 64 equal keys
+ * one in 64, the seed's clustered keys (5% moved) one in 10, uniform and few-row keys nearly
+ * all (64 rows are few enough to stay cached, but the partitioned build still wins there). */
 static uint32_t far_steps(const unsigned char *keys, size_t stride, uint32_t n_items)
 {
-    uint32_t seen[SEEN_SLOTS] = { 0 }, far = 0;
-    const uint32_t windows = 2 * SAMPLE_WINDOWS;
-    for (uint32_t w = 0; w < windows; w += 2) {
-        uint32_t start = window_start(n_items, w, windows);
-        for (uint32_t i = start; i <= start + SAMPLE_STEPS; ++i) {
+    uint32_t far = 0;
+    for (uint32_t w = 0; w < SAMPLE_WINDOWS; ++w) {
+        uint32_t start =
+            (uint32_t)((uint64_t)(n_items - SAMPLE_STEPS - 1) * w / (SAMPLE_WINDOWS - 1));
+        uint32_t prev = line_of(keys, stride, start);
+        for (uint32_t i = start + 1; i <= start + SAMPLE_STEPS; ++i) {
             uint32_t line = line_of(keys, stride, i);
-            *seen_slot(seen, line) = line + 1;
+            far += (line > prev ? line - prev : prev - line) > 1;
+            prev = line;
         }
     }
-    for (uint32_t w = 1; w < windows; w += 2)
-        far += far_in_window(keys, stride, window_start(n_items, w, windows), seen);
     return far;
 }
 

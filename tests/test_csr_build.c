@@ -175,7 +175,8 @@ static void test_bad_input(void)
                 unsigned char *at = in.keys + (size_t)positions[p] * in.ks;
                 uint32_t saved = csr_model_load(at), bad = p == 1 ? UINT32_MAX : in.n_rows;
                 memcpy(at, &bad, 4);
-                dod_csr_desc d = desc_of(&in, e < 0 ? NULL : &execs.e[e], (dod_csr_build_strategy)s);
+                const dod_executor *ex = e < 0 ? NULL : &execs.e[e];
+                dod_csr_desc d = desc_of(&in, ex, (dod_csr_build_strategy)s);
                 csr_snap snap = csr_snap_take(&c);
                 CHECK_STATUS(dod_csr_build_desc(&c, &d), DOD_E_RANGE);
                 CHECK(csr_snap_unchanged(&c, &snap));
@@ -190,7 +191,8 @@ static void test_bad_input(void)
     for (int s = DOD_CSR_BUILD_AUTO; s <= DOD_CSR_BUILD_PARTITIONED; ++s) {
         for (int e = -1; e < CSR_EXECS; e += 2) {
             for (int p = 0; p < 3; ++p) {
-                dod_csr_desc d = desc_of(&in, e < 0 ? NULL : &execs.e[e], (dod_csr_build_strategy)s);
+                const dod_executor *ex = e < 0 ? NULL : &execs.e[e];
+                dod_csr_desc d = desc_of(&in, ex, (dod_csr_build_strategy)s);
                 d.values = vals;
                 d.value_stride = 4;
                 d.value_bound = 1000;
@@ -452,17 +454,23 @@ static enum chosen auto_chooses(csr_keys d, uint32_t n_rows, uint32_t n_items,
 static void test_adaptive_choice(void)
 {
     const dod_executor *two = &execs.e[1];
+    /* Many rows, scattered keys: partitioned, on one thread or two. */
     CHECK_EQ(auto_chooses(CSR_KEYS_UNIFORM, 300000, 600000, NULL), PARTITIONED);
     CHECK_EQ(auto_chooses(CSR_KEYS_LONGTAIL, 300000, 600000, NULL), PARTITIONED);
     CHECK_EQ(auto_chooses(CSR_KEYS_CLUSTERED, 300000, 600000, NULL), PARTITIONED); /* 5% moved */
-    CHECK_EQ(auto_chooses(CSR_KEYS_UNIFORM, 300000, 60000, NULL), PLAIN_ONE_THREAD); /* few items */
-    CHECK_EQ(auto_chooses(CSR_KEYS_UNIFORM, 120000, 600000, NULL), PLAIN_ONE_THREAD); /* cursors in L2 */
-    CHECK_EQ(auto_chooses(CSR_KEYS_UNIFORM, 120000, 600000, two), PARTITIONED);  /* ... unless on threads */
+    CHECK_EQ(auto_chooses(CSR_KEYS_RUNS, 300000, 600000, NULL), PARTITIONED); /* 1 in 64 far */
+    /* Small builds: plain on one thread; on threads the parallel plain a little longer. */
+    CHECK_EQ(auto_chooses(CSR_KEYS_UNIFORM, 300000, 60000, NULL), PLAIN_ONE_THREAD);
+    CHECK_EQ(auto_chooses(CSR_KEYS_UNIFORM, 120000, 600000, NULL), PLAIN_ONE_THREAD);
+    CHECK_EQ(auto_chooses(CSR_KEYS_UNIFORM, 120000, 600000, two), PARTITIONED);
     CHECK_EQ(auto_chooses(CSR_KEYS_UNIFORM, 30000, 600000, two), PLAIN_ONE_THREAD);
     CHECK_EQ(auto_chooses(CSR_KEYS_UNIFORM, 60000, 600000, two), PLAIN_PARALLEL);
-    CHECK_EQ(auto_chooses(CSR_KEYS_ONE_ROW, 300000, 600000, NULL), PLAIN_ONE_THREAD); /* no far step */
+    /* Keys in order: plain; a few rows, out of order: partitioned. */
+    CHECK_EQ(auto_chooses(CSR_KEYS_ONE_ROW, 300000, 600000, NULL), PLAIN_ONE_THREAD);
     CHECK_EQ(auto_chooses(CSR_KEYS_ONE_ROW, 300000, 900000, two), PLAIN_PARALLEL);
-    CHECK_EQ(auto_chooses(CSR_KEYS_FEW_ROWS, 300000, 600000, NULL), PLAIN_ONE_THREAD); /* rows seen */
+    CHECK_EQ(auto_chooses(CSR_KEYS_SORTED, 300000, 900000, two), PLAIN_PARALLEL);
+    CHECK_EQ(auto_chooses(CSR_KEYS_FEW_ROWS, 300000, 600000, NULL), PARTITIONED);
+    CHECK_EQ(auto_chooses(CSR_KEYS_FEW_ROWS, 300000, 600000, two), PARTITIONED);
 }
 
 int main(void)
