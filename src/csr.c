@@ -1,5 +1,5 @@
 /* The index's lifecycle: storage, copy, reserve, shrink, comparison and checks. */
-#include "csr_internal.h"
+#include "csr_storage.h"
 #include "internal.h"
 
 /* Entries in one half of the row block: row_cap + 1 rounded up to a cache line. */

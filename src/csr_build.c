@@ -1,25 +1,29 @@
 /* Building the index: validation, the adaptive choice of strategy, the plain scatter (the
  * seed's hack 3: count, prefix sum, scatter) and the commit. The partitioned and parallel
  * strategies live in csr_partition.c and csr_parallel.c; see docs/build.md. */
-#include <dod/csr_build.h>
-#include "csr_internal.h"
+#include "csr_build_internal.h"
+#include "csr_storage.h"
 
-/* The adaptive rule's thresholds, measured on the benchmark machine (docs/build.md):
- * the plain scatter wins while its random writes stay in cache (few rows) or when the keys
- * are already clustered (consecutive items land in the same or neighbouring rows). */
-#define PLAIN_MAX_ROWS 262144u         /* up to this many rows the plain scatter is faster on 1 thread */
-#define PLAIN_MAX_ROWS_PARALLEL 65536u /* up to this many, faster than any 2-thread build */
-#define PLAIN_MAX_ITEMS 65536u         /* too few items to repay the extra pass */
-#define SAMPLE_WINDOWS 64u         /* sampled windows of consecutive keys ... */
-#define SAMPLE_RUN 8u              /* ... of this many keys each */
-#define NEAR_ROWS 16u              /* a step of at most this many rows counts as "near" */
-#define NEAR_PER_16 15u            /* clustered: at least 15/16 of the sampled steps are near */
-#define PARALLEL_MIN_ITEMS 32768u  /* per block: ~130 us of work at the ~4 ns/item of small builds */
+/* The adaptive rule's thresholds, measured on the benchmark machine (docs/build.md): the plain
+ * scatter wins while its cursors stay in cache (few rows), or when the keys walk the rows in
+ * order (the lines a key needs are cached or prefetched). */
+#define PLAIN_MAX_ITEMS 65536u   /* fewer items do not repay partitioning: plain, 1 thread */
+#define PLAIN_MAX_ROWS 131072u   /* 1 thread: the 512 KiB of cursors fit L2, plain wins */
+#define ONE_THREAD_MAX_ROWS 32768u /* on threads: plain on 1 thread wins up to this many rows */
+#define PARALLEL_MAX_ROWS 65536u /* on threads: the parallel plain scatter up to this many */
+#define SAMPLE_WINDOWS 32u       /* sampled windows of consecutive keys, spread over the items */
+#define SAMPLE_STEPS 32u         /* of this many steps from one key to the next */
+#define CURSORS_PER_LINE 16u     /* 64-byte lines of 4-byte cursors */
+#define FAR_MAX 8u               /* of 1024 sampled steps: at most 8 far ones ... */
+#define FAR_MAX_IN_L2 128u       /* ... or 128 while the cursors fit L2 */
+#define PARALLEL_MIN_ITEMS 32768u /* per block: ~130 us of work at the ~4 ns/item of small builds */
 
 /* Pass 1, with validation: count each row's items into offsets[key + 1]. Returns 0 when a
- * key is out of range. The check is a predictable branch inside the pass, not a pass of its own. */
-static int count_keys(uint32_t *restrict offsets, uint32_t n_rows, const unsigned char *keys,
-                      size_t stride, uint32_t n_items)
+ * key is out of range. The check is a predictable branch inside the pass, not a pass of its own.
+ * (The three passes stay functions of their own: inlined, their loops share registers with the
+ * build's state and reload pointers from the stack.) */
+static DOD__CSR_NOINLINE int count_keys(uint32_t *restrict offsets, uint32_t n_rows,
+                                        const unsigned char *keys, size_t stride, uint32_t n_items)
 {
     uint32_t *restrict counts = offsets + 1;
     for (uint32_t i = 0; i < n_items; ++i) {
@@ -29,19 +33,6 @@ static int count_keys(uint32_t *restrict offsets, uint32_t n_rows, const unsigne
         counts[key]++;
     }
     return 1;
-}
-
-int dod__csr_check_values(const dod__csr_job *job, uint32_t lo, uint32_t hi, uint32_t *max)
-{
-    uint32_t m = 0;
-    if (job->values) {
-        for (uint32_t i = lo; i < hi; ++i) {
-            uint32_t v = dod__load_u32(job->values + (size_t)i * job->value_stride);
-            m = v > m ? v : m;
-        }
-    }
-    *max = m;
-    return !job->values || job->value_bound == 0 || hi == lo || m < job->value_bound;
 }
 
 /* Pass 2: turn counts into each row's start, shifted by one so pass 3 ends on offsets[r + 1]. */
@@ -56,8 +47,9 @@ static void exclusive_scan(uint32_t *restrict counts, uint32_t n_rows)
 }
 
 /* Pass 3: place each item; the cursors advance onto exactly offsets[1..n_rows]. */
-static void scatter_items(uint32_t *restrict cursors, uint32_t *restrict items,
-                          const unsigned char *keys, size_t stride, uint32_t n_items)
+static DOD__CSR_NOINLINE void scatter_items(uint32_t *restrict cursors, uint32_t *restrict items,
+                                            const unsigned char *keys, size_t stride,
+                                            uint32_t n_items)
 {
     for (uint32_t i = 0; i < n_items; ++i) {
         uint32_t key = dod__load_u32(keys + (size_t)i * stride);
@@ -65,14 +57,20 @@ static void scatter_items(uint32_t *restrict cursors, uint32_t *restrict items,
     }
 }
 
-static void scatter_values(uint32_t *restrict cursors, uint32_t *restrict items,
-                           const unsigned char *keys, size_t stride, const unsigned char *values,
-                           size_t value_stride, uint32_t n_items)
+/* The same storing values; returns the largest. */
+static DOD__CSR_NOINLINE uint32_t scatter_values(uint32_t *restrict cursors,
+                                                uint32_t *restrict items, const unsigned char *keys,
+                                                size_t stride, const unsigned char *values,
+                                                size_t value_stride, uint32_t n_items)
 {
+    uint32_t max = 0;
     for (uint32_t i = 0; i < n_items; ++i) {
         uint32_t key = dod__load_u32(keys + (size_t)i * stride);
-        items[cursors[key]++] = dod__load_u32(values + (size_t)i * value_stride);
+        uint32_t v = dod__load_u32(values + (size_t)i * value_stride);
+        max = v > max ? v : max;
+        items[cursors[key]++] = v;
     }
+    return max;
 }
 
 static dod_status build_plain(const dod__csr_job *job, uint32_t *max_value)
@@ -80,64 +78,72 @@ static dod_status build_plain(const dod__csr_job *job, uint32_t *max_value)
     memset(job->offsets, 0, ((size_t)job->n_rows + 1) * sizeof(uint32_t));
     DOD__REFUSE_IF(!count_keys(job->offsets, job->n_rows, job->keys, job->key_stride, job->n_items),
                    DOD_E_RANGE);
-    DOD__REFUSE_IF(!dod__csr_check_values(job, 0, job->n_items, max_value), DOD_E_RANGE);
     exclusive_scan(job->offsets + 1, job->n_rows);
     if (job->values)
-        scatter_values(job->offsets + 1, job->items, job->keys, job->key_stride, job->values,
-                       job->value_stride, job->n_items);
+        *max_value = scatter_values(job->offsets + 1, job->items, job->keys, job->key_stride,
+                                    job->values, job->value_stride, job->n_items);
     else
         scatter_items(job->offsets + 1, job->items, job->keys, job->key_stride, job->n_items);
     return DOD_OK;
 }
 
-/* A cheap look at the keys: in SAMPLE_WINDOWS windows spread over the items, how many steps
- * between consecutive keys stay within NEAR_ROWS rows. Sorted keys are all near; keys sorted
- * but with 5% moved anywhere are about 90% near, and there the partitioned build still wins. */
-static int looks_clustered(const unsigned char *keys, size_t stride, uint32_t n_items)
+/* The cursor line of item i's key. */
+static uint32_t line_of(const unsigned char *keys, size_t stride, uint32_t i)
 {
-    uint32_t near = 0, steps = 0;
-    for (uint32_t w = 0; w < SAMPLE_WINDOWS; ++w) {
-        uint32_t start = (uint32_t)((uint64_t)(n_items - SAMPLE_RUN) * w / (SAMPLE_WINDOWS - 1));
-        uint32_t prev = dod__load_u32(keys + (size_t)start * stride);
-        for (uint32_t i = start + 1; i < start + SAMPLE_RUN; ++i) {
-            uint32_t k = dod__load_u32(keys + (size_t)i * stride);
-            uint32_t d = k > prev ? k - prev : prev - k;
-            near += d <= NEAR_ROWS;
-            steps++;
-            prev = k;
-        }
-    }
-    return 16 * near >= NEAR_PER_16 * steps;
+    return dod__load_u32(keys + (size_t)i * stride) / CURSORS_PER_LINE;
 }
 
-/* The adaptive rule (docs/build.md). May drop to one block: below PLAIN_MAX_ROWS_PARALLEL rows
- * the single-thread plain scatter beat every 2-thread build we measured. */
+/* How many of SAMPLE_WINDOWS * SAMPLE_STEPS sampled steps from one key to the next are far:
+ * their cursor line is neither the previous key's nor a neighbour of it (where the prefetcher
+ * reaches). Each far step is a miss the plain scatter pays twice (the cursor and the row's
+ * open line of items). Sorted, reverse sorted and one-row keys take none, runs of 64 equal keys
+ * one in 64, the seed's clustered keys (5% moved) one in 10, uniform and few-row keys nearly
+ * all (64 rows are few enough to stay cached, but the partitioned build still wins there). */
+static uint32_t far_steps(const unsigned char *keys, size_t stride, uint32_t n_items)
+{
+    uint32_t far = 0;
+    for (uint32_t w = 0; w < SAMPLE_WINDOWS; ++w) {
+        uint32_t start =
+            (uint32_t)((uint64_t)(n_items - SAMPLE_STEPS - 1) * w / (SAMPLE_WINDOWS - 1));
+        uint32_t prev = line_of(keys, stride, start);
+        for (uint32_t i = start + 1; i <= start + SAMPLE_STEPS; ++i) {
+            uint32_t line = line_of(keys, stride, i);
+            far += (line > prev ? line - prev : prev - line) > 1;
+            prev = line;
+        }
+    }
+    return far;
+}
+
+/* The adaptive rule (docs/build.md); may drop the build to one block. */
 static dod_csr_build_strategy choose(const dod_csr_desc *d, size_t key_stride, uint32_t *n_blocks)
 {
     if (d->strategy != DOD_CSR_BUILD_AUTO)
         return d->strategy;
-    if (d->n_rows <= PLAIN_MAX_ROWS_PARALLEL || d->n_items <= PLAIN_MAX_ITEMS) {
+    int threads = *n_blocks > 1;
+    uint32_t one_thread_max_rows = threads ? ONE_THREAD_MAX_ROWS : PLAIN_MAX_ROWS;
+    if (d->n_items < PLAIN_MAX_ITEMS || d->n_rows <= one_thread_max_rows) {
         *n_blocks = 1;
         return DOD_CSR_BUILD_PLAIN;
     }
-    if (looks_clustered((const unsigned char *)d->keys, key_stride, d->n_items))
+    if (threads && d->n_rows <= PARALLEL_MAX_ROWS)
         return DOD_CSR_BUILD_PLAIN;
-    if (*n_blocks == 1 && d->n_rows <= PLAIN_MAX_ROWS)
+    uint32_t far_max = d->n_rows <= PLAIN_MAX_ROWS ? FAR_MAX_IN_L2 : FAR_MAX;
+    if (far_steps((const unsigned char *)d->keys, key_stride, d->n_items) <= far_max)
         return DOD_CSR_BUILD_PLAIN;
     return DOD_CSR_BUILD_PARTITIONED;
 }
 
+/* One item block per thread, each of at least PARALLEL_MIN_ITEMS items. */
 static uint32_t blocks_for(const dod_executor *exec, uint32_t n_items)
 {
-    if (!exec || exec->n_threads <= 1)
-        return 1;
+    uint32_t b = dod__exec_tasks(exec, 1, DOD__CSR_MAX_BLOCKS);
     uint32_t most = n_items / PARALLEL_MIN_ITEMS;
-    uint32_t b = exec->n_threads < most ? exec->n_threads : most;
-    b = b < DOD__CSR_MAX_BLOCKS ? b : DOD__CSR_MAX_BLOCKS;
+    b = b < most ? b : most;
     return b ? b : 1;
 }
 
-dod_status dod_csr_build_desc(dod_csr *csr, const dod_csr_desc *d)
+static dod_status check_desc(const dod_csr *csr, const dod_csr_desc *d)
 {
     DOD__REFUSE_IF(!csr, DOD_E_INVALID);
     DOD__REFUSE_IF(!d, DOD_E_INVALID);
@@ -146,18 +152,44 @@ dod_status dod_csr_build_desc(dod_csr *csr, const dod_csr_desc *d)
     DOD__REFUSE_IF(d->value_stride && d->value_stride < 4, DOD_E_INVALID);
     DOD__REFUSE_IF((d->flags & ~DOD_CSR_BUILD_SORT_ROWS) != 0, DOD_E_INVALID);
     DOD__REFUSE_IF((unsigned)d->strategy > DOD_CSR_BUILD_PARTITIONED, DOD_E_INVALID);
-    DOD__REFUSE_IF(d->exec && !d->exec->run, DOD_E_INVALID);
+    DOD__REFUSE_IF(!dod__exec_usable(d->exec), DOD_E_INVALID);
     DOD__REFUSE_IF(d->n_rows == UINT32_MAX, DOD_E_OVERFLOW);
     DOD__REFUSE_IF(d->n_rows == 0 && d->n_items > 0, DOD_E_RANGE);
+    return DOD_OK;
+}
+
+/* Fill the job's arrays with the strategy; a value at or above value_bound (when > 0) is
+ * refused here, on the largest value the strategy found while storing them. */
+static dod_status run_strategy(const dod__csr_job *job, dod_csr_build_strategy strategy,
+                               uint32_t value_bound, uint32_t *max_value)
+{
+    dod_status st;
+    if (strategy == DOD_CSR_BUILD_PARTITIONED)
+        st = dod__csr_build_partitioned(job, max_value);
+    else if (job->n_blocks > 1)
+        st = dod__csr_build_parallel(job, max_value);
+    else
+        st = build_plain(job, max_value);
+    if (st != DOD_OK)
+        return st;
+    DOD__REFUSE_IF(job->values && value_bound > 0 && *max_value >= value_bound, DOD_E_RANGE);
+    return DOD_OK;
+}
+
+dod_status dod_csr_build_desc(dod_csr *csr, const dod_csr_desc *d)
+{
+    dod_status st = check_desc(csr, d);
+    if (st != DOD_OK)
+        return st;
 
     dod__csr_job job;
+    memset(&job, 0, sizeof job);
     job.n_rows = d->n_rows;
     job.n_items = d->n_items;
     job.keys = (const unsigned char *)d->keys;
     job.key_stride = d->key_stride ? d->key_stride : 4;
     job.values = d->n_items ? (const unsigned char *)d->values : NULL;
     job.value_stride = d->value_stride ? d->value_stride : 4;
-    job.value_bound = job.values ? d->value_bound : 0;
     job.n_blocks = blocks_for(d->exec, d->n_items);
     dod_csr_build_strategy strategy = choose(d, job.key_stride, &job.n_blocks);
     job.exec = job.n_blocks > 1 ? d->exec : NULL;
@@ -165,9 +197,9 @@ dod_status dod_csr_build_desc(dod_csr *csr, const dod_csr_desc *d)
     size_t scratch = 0;
     int sized = 1;
     if (strategy == DOD_CSR_BUILD_PARTITIONED)
-        sized = dod__csr_partitioned_scratch(d->n_rows, d->n_items, job.n_blocks, &scratch);
+        sized = dod__csr_partitioned_scratch(&job, &scratch);
     else if (job.n_blocks > 1)
-        sized = dod__csr_parallel_scratch(d->n_rows, job.n_blocks, &scratch);
+        sized = dod__csr_parallel_scratch(&job, &scratch);
     DOD__REFUSE_IF(!sized, DOD_E_OVERFLOW);
 
     /* Scratch from the caller's arena is taken first, so a failure there changes nothing. */
@@ -179,19 +211,13 @@ dod_status dod_csr_build_desc(dod_csr *csr, const dod_csr_desc *d)
                        DOD_E_NOMEM);
     }
     dod__csr_blocks fresh;
-    dod_status st =
-        dod__csr_prepare(csr, d->n_rows, d->n_items, arena_scratch ? 0 : scratch, &fresh);
+    st = dod__csr_prepare(csr, d->n_rows, d->n_items, arena_scratch ? 0 : scratch, &fresh);
     if (st == DOD_OK) {
         job.offsets = dod__csr_next_offsets(csr, &fresh);
         job.items = dod__csr_next_items(csr, &fresh);
         job.scratch = arena_scratch ? arena_scratch : dod__csr_next_scratch(csr, &fresh);
         uint32_t max_value = 0;
-        if (strategy == DOD_CSR_BUILD_PARTITIONED)
-            st = dod__csr_build_partitioned(&job, &max_value);
-        else if (job.n_blocks > 1)
-            st = dod__csr_build_parallel(&job, &max_value);
-        else
-            st = build_plain(&job, &max_value);
+        st = run_strategy(&job, strategy, d->value_bound, &max_value);
         if (st == DOD_OK) {
             if (d->flags & DOD_CSR_BUILD_SORT_ROWS)
                 dod__csr_sort_rows(job.offsets, job.items, d->n_rows, d->n_items, job.exec);

@@ -2,10 +2,12 @@
  * each row's fields as a sequential stream instead of jumping through memory per item. The
  * columns of one source element usually share a cache line, so it should be fetched once. */
 #include <dod/csr_build.h>
-#include "csr_internal.h"
+#include "exec_dispatch.h"
+#include "internal.h"
 
 #define GATHER_MIN_ITEMS 16384u /* per task: smaller pieces are not worth a thread */
 #define TASKS_PER_THREAD 4u
+#define MAX_TASKS 256u
 
 #define CHUNK_ITEMS 2048u /* items per round over the columns: their source lines stay in L2 */
 
@@ -96,7 +98,7 @@ static void gather_task(void *arg, uint32_t t)
 {
     ctx *c = (ctx *)arg;
     uint32_t lo, hi;
-    dod__csr_block_range(c->csr->n_items, c->n_tasks, t, &lo, &hi);
+    dod__exec_share(c->csr->n_items, c->n_tasks, t, &lo, &hi);
     if (gather_u32_columns(c, lo, hi))
         return;
     const uint32_t *items = c->csr->items;
@@ -125,7 +127,7 @@ dod_status dod_csr_gather(const dod_csr *csr, const dod_csr_column *cols, uint32
 {
     DOD__REFUSE_IF(!csr, DOD_E_INVALID);
     DOD__REFUSE_IF(!cols && n_cols > 0, DOD_E_INVALID);
-    DOD__REFUSE_IF(exec && !exec->run, DOD_E_INVALID);
+    DOD__REFUSE_IF(!dod__exec_usable(exec), DOD_E_INVALID);
     for (uint32_t k = 0; k < n_cols; ++k) {
         const dod_csr_column *col = &cols[k];
         size_t bytes;
@@ -142,9 +144,9 @@ dod_status dod_csr_gather(const dod_csr *csr, const dod_csr_column *cols, uint32
     c.cols = cols;
     c.n_cols = n_cols;
     uint32_t most = csr->n_items / GATHER_MIN_ITEMS;
-    uint32_t tasks = dod__csr_tasks(exec, TASKS_PER_THREAD);
+    uint32_t tasks = dod__exec_tasks(exec, TASKS_PER_THREAD, MAX_TASKS);
     tasks = tasks < most ? tasks : most;
     c.n_tasks = tasks ? tasks : 1;
-    dod__exec_run(c.n_tasks > 1 ? exec : NULL, c.n_tasks, gather_task, &c);
+    dod__exec_run(exec, c.n_tasks, gather_task, &c);
     return DOD_OK;
 }

@@ -3,7 +3,7 @@
 #include <dod/csr_io.h>
 #include "crc32c.h"
 #include "csr_format.h"
-#include "csr_internal.h"
+#include "csr_storage.h"
 #include "internal.h"
 
 static const unsigned char zeros[64];

@@ -1,6 +1,6 @@
 /* The plain scatter on several threads, with one row histogram per item block:
  *
- *   1. count   each block counts its items per row into its own histogram and validates;
+ *   1. count   each block counts its items per row into its own histogram, checking the keys;
  *   2. total   each row chunk sums its rows over the blocks;
  *   3. place   a prefix sum over the chunk totals, then each chunk turns its histograms into
  *              cursors: row r's items from block 0 first, then block 1, ... (stable);
@@ -10,7 +10,7 @@
  * part of the histograms or the output, so the bytes match the single-thread build for any
  * thread count and any execution order. Used where the plain scatter beats the partitioned
  * build (few rows, clustered keys) and an executor is given. */
-#include "csr_internal.h"
+#include "csr_build_internal.h"
 
 #define CHUNKS_PER_THREAD 4u
 
@@ -23,10 +23,10 @@ typedef struct ctx {
     uint32_t max_value[DOD__CSR_MAX_BLOCKS];
 } ctx;
 
-int dod__csr_parallel_scratch(uint32_t n_rows, uint32_t n_blocks, size_t *bytes)
+int dod__csr_parallel_scratch(const dod__csr_job *job, size_t *bytes)
 {
     size_t hist, chunks = (size_t)DOD__CSR_MAX_BLOCKS * CHUNKS_PER_THREAD * sizeof(uint32_t);
-    if (!dod__mul(n_rows, n_blocks, &hist) || !dod__mul(hist, sizeof(uint32_t), &hist) ||
+    if (!dod__mul(job->n_rows, job->n_blocks, &hist) || !dod__mul(hist, sizeof(uint32_t), &hist) ||
         !dod__align_up(hist, &hist) || !dod__add(hist, chunks, bytes))
         return 0;
     return 1;
@@ -42,23 +42,18 @@ static void count_task(void *arg, uint32_t b)
     ctx *c = (ctx *)arg;
     const dod__csr_job *job = c->job;
     uint32_t lo, hi;
-    dod__csr_block_range(job->n_items, job->n_blocks, b, &lo, &hi);
+    dod__exec_share(job->n_items, job->n_blocks, b, &lo, &hi);
     uint32_t *restrict h = hist_of(c, b);
     memset(h, 0, (size_t)job->n_rows * sizeof *h);
-    int ok = 1;
+    c->bad[b] = 0;
     for (uint32_t i = lo; i < hi; ++i) {
-        uint32_t key = dod__load_u32(job->keys + (size_t)i * job->key_stride);
+        uint32_t key = dod__csr_key(job, i);
         if (key >= job->n_rows) {
-            ok = 0;
-            break;
+            c->bad[b] = 1;
+            return;
         }
         h[key]++;
     }
-    uint32_t m = 0;
-    if (ok)
-        ok = dod__csr_check_values(job, lo, hi, &m);
-    c->bad[b] = (unsigned char)!ok;
-    c->max_value[b] = m;
 }
 
 static void total_task(void *arg, uint32_t t)
@@ -66,7 +61,7 @@ static void total_task(void *arg, uint32_t t)
     ctx *c = (ctx *)arg;
     const dod__csr_job *job = c->job;
     uint32_t lo, hi, sum = 0;
-    dod__csr_block_range(job->n_rows, c->n_chunks, t, &lo, &hi);
+    dod__exec_share(job->n_rows, c->n_chunks, t, &lo, &hi);
     for (uint32_t b = 0; b < job->n_blocks; ++b) {
         const uint32_t *restrict h = hist_of(c, b);
         for (uint32_t r = lo; r < hi; ++r)
@@ -80,7 +75,7 @@ static void place_task(void *arg, uint32_t t)
     ctx *c = (ctx *)arg;
     const dod__csr_job *job = c->job;
     uint32_t lo, hi, running = c->chunk_total[t]; /* the chunk's start, after the prefix sum */
-    dod__csr_block_range(job->n_rows, c->n_chunks, t, &lo, &hi);
+    dod__exec_share(job->n_rows, c->n_chunks, t, &lo, &hi);
     for (uint32_t r = lo; r < hi; ++r) {
         job->offsets[r] = running;
         for (uint32_t b = 0; b < job->n_blocks; ++b) {
@@ -97,20 +92,24 @@ static void scatter_task(void *arg, uint32_t b)
     ctx *c = (ctx *)arg;
     const dod__csr_job *job = c->job;
     uint32_t lo, hi;
-    dod__csr_block_range(job->n_items, job->n_blocks, b, &lo, &hi);
+    dod__exec_share(job->n_items, job->n_blocks, b, &lo, &hi);
     uint32_t *restrict cur = hist_of(c, b);
     uint32_t *restrict items = job->items;
     const unsigned char *keys = job->keys;
     const size_t ks = job->key_stride;
+    uint32_t max = 0;
     if (job->values) {
         for (uint32_t i = lo; i < hi; ++i) {
             uint32_t key = dod__load_u32(keys + (size_t)i * ks);
-            items[cur[key]++] = dod__load_u32(job->values + (size_t)i * job->value_stride);
+            uint32_t v = dod__csr_value(job, i);
+            max = v > max ? v : max;
+            items[cur[key]++] = v;
         }
     } else {
         for (uint32_t i = lo; i < hi; ++i)
             items[cur[dod__load_u32(keys + (size_t)i * ks)]++] = i;
     }
+    c->max_value[b] = max;
 }
 
 dod_status dod__csr_build_parallel(const dod__csr_job *job, uint32_t *max_value)
@@ -123,16 +122,13 @@ dod_status dod__csr_build_parallel(const dod__csr_job *job, uint32_t *max_value)
     c.job = job;
     c.hist = (uint32_t *)job->scratch;
     c.chunk_total = (uint32_t *)(void *)((unsigned char *)job->scratch + hist_bytes);
-    uint32_t chunks = dod__csr_tasks(job->exec, CHUNKS_PER_THREAD);
+    uint32_t chunks =
+        dod__exec_tasks(job->exec, CHUNKS_PER_THREAD, DOD__CSR_MAX_BLOCKS * CHUNKS_PER_THREAD);
     c.n_chunks = job->n_rows < chunks ? (job->n_rows ? job->n_rows : 1) : chunks;
 
     dod__exec_run(job->exec, job->n_blocks, count_task, &c);
-    uint32_t m = 0;
-    for (uint32_t b = 0; b < job->n_blocks; ++b) {
+    for (uint32_t b = 0; b < job->n_blocks; ++b)
         DOD__REFUSE_IF(c.bad[b], DOD_E_RANGE);
-        m = c.max_value[b] > m ? c.max_value[b] : m;
-    }
-    *max_value = m;
     dod__exec_run(job->exec, c.n_chunks, total_task, &c);
     uint32_t running = 0;
     for (uint32_t t = 0; t < c.n_chunks; ++t) {
@@ -143,5 +139,9 @@ dod_status dod__csr_build_parallel(const dod__csr_job *job, uint32_t *max_value)
     dod__exec_run(job->exec, c.n_chunks, place_task, &c);
     job->offsets[job->n_rows] = job->n_items;
     dod__exec_run(job->exec, job->n_blocks, scatter_task, &c);
+    uint32_t m = 0;
+    for (uint32_t b = 0; b < job->n_blocks; ++b)
+        m = c.max_value[b] > m ? c.max_value[b] : m;
+    *max_value = m;
     return DOD_OK;
 }

@@ -1,7 +1,7 @@
 /* Sorting every row's items ascending (DOD_CSR_BUILD_SORT_ROWS): the canonical CSR form that
  * adjacency sets, scipy and Eigen expect. Rows are split over the executor by where they
  * start in the items, so each row is sorted by exactly one task. */
-#include "csr_internal.h"
+#include "csr_build_internal.h"
 #include <stdlib.h>
 
 #define INSERTION_MAX 24u /* shorter rows: insertion sort beats qsort's call overhead */
@@ -33,7 +33,7 @@ static void sort_task(void *arg, uint32_t t)
 {
     ctx *c = (ctx *)arg;
     uint32_t lo, hi;
-    dod__csr_block_range(c->n_items, c->n_tasks, t, &lo, &hi);
+    dod__exec_share(c->n_items, c->n_tasks, t, &lo, &hi);
     uint32_t r0 = t == 0 ? 0 : dod__csr_first_at(c->offsets, c->n_rows, lo);
     uint32_t r1 = t + 1 == c->n_tasks ? c->n_rows : dod__csr_first_at(c->offsets, c->n_rows, hi);
     for (uint32_t r = r0; r < r1; ++r) {
@@ -54,6 +54,6 @@ void dod__csr_sort_rows(uint32_t *offsets, uint32_t *items, uint32_t n_rows, uin
     c.items = items;
     c.n_rows = n_rows;
     c.n_items = n_items;
-    c.n_tasks = dod__csr_tasks(exec, TASKS_PER_THREAD);
+    c.n_tasks = dod__exec_tasks(exec, TASKS_PER_THREAD, DOD__CSR_MAX_BLOCKS * TASKS_PER_THREAD);
     dod__exec_run(exec, c.n_tasks, sort_task, &c);
 }

@@ -1,6 +1,7 @@
 /* Segmented reductions: each row sequentially, rows in parallel. */
 #include <dod/reduce.h>
 #include <math.h>
+#include "exec_dispatch.h"
 #include "internal.h"
 
 typedef struct reduce_job {
@@ -9,7 +10,6 @@ typedef struct reduce_job {
     size_t stride;
     uint32_t n_values;
     dod_reduce_out out;
-    uint32_t rows_per_task;
     uint32_t n_tasks;
     int *bad; /* validation: one flag per task */
 } reduce_job;
@@ -53,19 +53,11 @@ static void reduce_row_range(const reduce_job *job, uint32_t r0, uint32_t r1)
     }
 }
 
-static void task_rows(const reduce_job *job, uint32_t index, uint32_t *r0, uint32_t *r1)
-{
-    const uint32_t n_rows = job->groups->n_rows;
-    uint64_t a = (uint64_t)index * job->rows_per_task, b = a + job->rows_per_task;
-    *r0 = (uint32_t)(a < n_rows ? a : n_rows);
-    *r1 = (uint32_t)(b < n_rows ? b : n_rows);
-}
-
 static void validate_task(void *arg, uint32_t index)
 {
     reduce_job *job = (reduce_job *)arg;
     uint32_t r0, r1;
-    task_rows(job, index, &r0, &r1);
+    dod__exec_share(job->groups->n_rows, job->n_tasks, index, &r0, &r1);
     const uint32_t *offsets = job->groups->offsets;
     job->bad[index] = r1 > r0 && offsets[r1] > offsets[r0] &&
                       max_item(job->groups->items, offsets[r0], offsets[r1]) >= job->n_values;
@@ -75,7 +67,7 @@ static void reduce_task(void *arg, uint32_t index)
 {
     const reduce_job *job = (const reduce_job *)arg;
     uint32_t r0, r1;
-    task_rows(job, index, &r0, &r1);
+    dod__exec_share(job->groups->n_rows, job->n_tasks, index, &r0, &r1);
     reduce_row_range(job, r0, r1);
 }
 
@@ -90,30 +82,18 @@ dod_status dod_reduce_rows(const dod_csr *groups, const void *values, size_t str
     DOD__REFUSE_IF(!out, DOD_E_INVALID);
     DOD__REFUSE_IF(!values && n_values > 0, DOD_E_INVALID);
     DOD__REFUSE_IF(stride < sizeof(float), DOD_E_INVALID);
-    DOD__REFUSE_IF(exec && (!exec->run || exec->n_threads == 0), DOD_E_INVALID);
+    DOD__REFUSE_IF(!dod__exec_usable(exec), DOD_E_INVALID);
     const uint32_t n_rows = groups->n_rows;
-    reduce_job job = { groups, (const unsigned char *)values, stride, n_values, *out, n_rows, 1,
-                       NULL };
-    int flags[MAX_TASKS];
-    job.bad = flags;
-    if (exec && exec->n_threads > 1 && n_rows > 1) {
-        uint64_t want = (uint64_t)exec->n_threads * TASKS_PER_THREAD;
-        uint32_t n_tasks = (uint32_t)(want < MAX_TASKS ? want : MAX_TASKS);
-        n_tasks = n_tasks < n_rows ? n_tasks : n_rows;
-        job.rows_per_task = (n_rows + n_tasks - 1) / n_tasks;
-        job.n_tasks = (n_rows + job.rows_per_task - 1) / job.rows_per_task;
-    }
     if (n_rows == 0)
         return DOD_OK;
-    if (job.n_tasks > 1)
-        exec->run(exec->ctx, job.n_tasks, validate_task, &job);
-    else
-        validate_task(&job, 0);
+    uint32_t n_tasks = dod__exec_tasks(exec, TASKS_PER_THREAD, MAX_TASKS);
+    reduce_job job = { groups, (const unsigned char *)values, stride, n_values, *out,
+                       n_tasks < n_rows ? n_tasks : n_rows, NULL };
+    int flags[MAX_TASKS];
+    job.bad = flags;
+    dod__exec_run(exec, job.n_tasks, validate_task, &job);
     for (uint32_t t = 0; t < job.n_tasks; ++t)
         DOD__REFUSE_IF(flags[t], DOD_E_RANGE);
-    if (job.n_tasks > 1)
-        exec->run(exec->ctx, job.n_tasks, reduce_task, &job);
-    else
-        reduce_task(&job, 0);
+    dod__exec_run(exec, job.n_tasks, reduce_task, &job);
     return DOD_OK;
 }

@@ -2,62 +2,35 @@
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
+#include "csr_model.h"
 #include "csr_snap.h"
 
-/* The reference model: for each row, walk every item and keep those whose key matches. */
-static int matches_model(const dod_csr *idx, uint32_t n_rows, const unsigned char *keys,
-                         size_t stride, uint32_t n_items)
-{
-    if (idx->n_rows != n_rows || idx->n_items != n_items || idx->offsets[0] != 0 ||
-        idx->offsets[n_rows] != n_items)
-        return 0;
-    uint32_t *next = (uint32_t *)calloc((size_t)n_rows + 1, sizeof(uint32_t));
-    for (uint32_t r = 0; r < n_rows; ++r)
-        next[r] = idx->offsets[r];
-    int ok = 1;
-    for (uint32_t i = 0; i < n_items && ok; ++i) {
-        uint32_t k;
-        memcpy(&k, keys + (size_t)i * stride, 4);
-        ok = next[k] < idx->offsets[k + 1] && idx->items[next[k]] == i;
-        next[k]++;
-    }
-    for (uint32_t r = 0; r < n_rows && ok; ++r)
-        ok = next[r] == idx->offsets[r + 1];
-    free(next);
-    return ok;
-}
-
-enum dist { UNIFORM, LONGTAIL, SORTED, ONE_ROW, EDGES_EMPTY, DIST_COUNT };
-
-static uint32_t draw_key(test_rng *rng, enum dist d, uint32_t n_rows, uint32_t i, uint32_t n_items)
-{
-    switch (d) {
-    case UNIFORM: return test_rng_below(rng, n_rows);
-    case LONGTAIL: {
-        double u = (double)test_rng_below(rng, 1u << 30) / (double)(1u << 30);
-        return (uint32_t)((double)n_rows * u * u);
-    }
-    case SORTED: return (uint32_t)((uint64_t)i * n_rows / (n_items ? n_items : 1));
-    case ONE_ROW: return n_rows / 2;
-    case EDGES_EMPTY: /* rows 0 and n_rows - 1 stay empty when there are 3+ rows */
-        return n_rows >= 3 ? 1 + test_rng_below(rng, n_rows - 2) : 0;
-    case DIST_COUNT: break;
-    }
-    return 0;
-}
-
 /* Keys laid out at `stride` from an odd address, so loads are unaligned when offset is odd. */
-static unsigned char *make_keys(test_rng *rng, enum dist d, uint32_t n_rows, uint32_t n_items,
+static unsigned char *make_keys(test_rng *rng, csr_keys d, uint32_t n_rows, uint32_t n_items,
                                 size_t stride, size_t offset, unsigned char **base)
 {
     *base = (unsigned char *)malloc((size_t)n_items * stride + offset + 1);
-    unsigned char *keys = *base + offset;
     memset(*base, 0xEE, (size_t)n_items * stride + offset + 1);
-    for (uint32_t i = 0; i < n_items; ++i) {
-        uint32_t k = draw_key(rng, d, n_rows, i, n_items);
-        memcpy(keys + (size_t)i * stride, &k, 4);
-    }
+    csr_model_keys(rng, d, n_rows, *base + offset, stride, n_items);
+    return *base + offset;
+}
+
+/* Packed uint32 keys below n_rows, uniform. */
+static uint32_t *uniform_keys(test_rng *rng, uint32_t n_rows, uint32_t n_items)
+{
+    uint32_t *keys = (uint32_t *)malloc(((size_t)n_items + 1) * sizeof(uint32_t));
+    csr_model_keys(rng, CSR_KEYS_UNIFORM, n_rows, (unsigned char *)keys, 4, n_items);
     return keys;
+}
+
+/* The index holds the model of these keys. */
+static int matches_model(const dod_csr *idx, uint32_t n_rows, const unsigned char *keys,
+                         size_t stride, uint32_t n_items)
+{
+    csr_model m = csr_model_build(n_rows, keys, stride, NULL, 0, n_items, 0);
+    int ok = csr_model_matches(idx, &m);
+    csr_model_free(&m);
+    return ok;
 }
 
 static void test_property(void)
@@ -66,8 +39,8 @@ static void test_property(void)
     const size_t strides[] = { 4, 12, 16, 7, 5 };
     dod_csr reused;
     dod_csr_init(&reused, NULL);
-    for (int iter = 0; iter < 400; ++iter) {
-        enum dist d = (enum dist)(iter % DIST_COUNT);
+    for (int iter = 0; iter < 405; ++iter) {
+        csr_keys d = (csr_keys)(iter % CSR_KEYS_COUNT);
         uint32_t n_rows = 1 + test_rng_below(&rng, iter % 7 == 0 ? 5000 : 300);
         uint32_t n_items = test_rng_below(&rng, iter % 5 == 0 ? 20000 : 2000);
         size_t stride = strides[iter % 5];
@@ -198,10 +171,8 @@ static void test_memory_contract(void)
     test_alloc_init(&ta);
     dod_allocator a = test_alloc_get(&ta);
     enum { ROWS = 1000, ITEMS = 6000 };
-    uint32_t *keys = (uint32_t *)malloc(ITEMS * 4);
     test_rng rng = { 7 };
-    for (int i = 0; i < ITEMS; ++i)
-        keys[i] = test_rng_below(&rng, ROWS);
+    uint32_t *keys = uniform_keys(&rng, ROWS, ITEMS);
 
     dod_csr idx, snapshot;
     dod_csr_init(&idx, &a);
@@ -214,15 +185,14 @@ static void test_memory_contract(void)
 
     long calls = ta.calls;
     for (int frame = 0; frame < 5; ++frame) { /* steady state: rebuilds allocate nothing */
-        for (int i = 0; i < ITEMS; ++i)
-            keys[i] = test_rng_below(&rng, ROWS - (uint32_t)frame);
+        csr_model_keys(&rng, CSR_KEYS_UNIFORM, ROWS - (uint32_t)frame, (unsigned char *)keys, 4,
+                       ITEMS);
         CHECK_OK(dod_csr_build(&idx, ROWS - (uint32_t)frame, keys, 4, ITEMS - 100u * (uint32_t)frame));
         CHECK(((uintptr_t)idx.offsets & 63) == 0);
     }
     CHECK_EQ(ta.calls, calls);
 
-    for (int i = 0; i < ITEMS; ++i)
-        keys[i] = test_rng_below(&rng, ROWS);
+    csr_model_keys(&rng, CSR_KEYS_UNIFORM, ROWS, (unsigned char *)keys, 4, ITEMS);
     CHECK_OK(dod_csr_build(&idx, ROWS, keys, 4, ITEMS));
     CHECK_OK(dod_csr_copy(&snapshot, &idx));
     calls = ta.calls;
@@ -235,9 +205,7 @@ static void test_memory_contract(void)
     CHECK_OK(dod_csr_reserve(&idx, 2 * ROWS, 2 * ITEMS));
     CHECK(dod_csr_equal(&snapshot, &idx)); /* contents kept */
     calls = ta.calls;
-    uint32_t *keys2 = (uint32_t *)malloc(2 * ITEMS * 4);
-    for (int i = 0; i < 2 * ITEMS; ++i)
-        keys2[i] = test_rng_below(&rng, 2 * ROWS);
+    uint32_t *keys2 = uniform_keys(&rng, 2 * ROWS, 2 * ITEMS);
     CHECK_OK(dod_csr_build(&idx, 2 * ROWS, keys2, 4, 2 * ITEMS));
     CHECK_EQ(ta.calls, calls);
     CHECK(matches_model(&idx, 2 * ROWS, (unsigned char *)keys2, 4, 2 * ITEMS));
@@ -288,10 +256,8 @@ static dod_status op_shrink(dod_csr *idx, dod_csr *other, const uint32_t *keys)
 
 static void walk_failures(csr_op op, int start_big)
 {
-    uint32_t *keys = (uint32_t *)malloc(30000 * 4);
     test_rng rng = { 99 };
-    for (int i = 0; i < 30000; ++i)
-        keys[i] = test_rng_below(&rng, 5000);
+    uint32_t *keys = uniform_keys(&rng, 5000, 30000);
     for (int start = 0; start < 2; ++start) { /* from an empty index, and from a built one */
         for (long n = 0;; ++n) {
             test_alloc ta;

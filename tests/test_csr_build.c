@@ -1,90 +1,13 @@
-/* dod_csr_build_desc and dod_csr_gather: every strategy on every thread count gives the bytes
- * of a reference model; bad input and failed allocations leave the index unchanged. */
+/* dod_csr_build_desc: every strategy on every thread count gives the bytes of the reference
+ * model; bad input and failed allocations leave the index unchanged. */
 #include <dod/csr_build.h>
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
+#include "csr_model.h"
 #include "csr_snap.h"
 
-/* ---- the reference model: append each item's value to its row, in item order ---- */
-
-typedef struct model {
-    uint32_t *offsets, *items;
-} model;
-
-static uint32_t load(const unsigned char *p)
-{
-    uint32_t v;
-    memcpy(&v, p, 4);
-    return v;
-}
-
-static int cmp_u32(const void *a, const void *b)
-{
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    return (x > y) - (x < y);
-}
-
-static model make_model(uint32_t n_rows, const unsigned char *keys, size_t ks,
-                        const unsigned char *values, size_t vs, uint32_t n_items, int sort)
-{
-    model m;
-    m.offsets = (uint32_t *)calloc((size_t)n_rows + 1, 4);
-    m.items = (uint32_t *)malloc((size_t)n_items * 4 + 4);
-    uint32_t *next = (uint32_t *)calloc((size_t)n_rows + 1, 4);
-    for (uint32_t i = 0; i < n_items; ++i)
-        m.offsets[load(keys + (size_t)i * ks) + 1]++;
-    for (uint32_t r = 0; r < n_rows; ++r)
-        m.offsets[r + 1] += m.offsets[r];
-    for (uint32_t r = 0; r < n_rows; ++r)
-        next[r] = m.offsets[r];
-    for (uint32_t i = 0; i < n_items; ++i) {
-        uint32_t k = load(keys + (size_t)i * ks);
-        m.items[next[k]++] = values ? load(values + (size_t)i * vs) : i;
-    }
-    if (sort)
-        for (uint32_t r = 0; r < n_rows; ++r)
-            qsort(m.items + m.offsets[r], m.offsets[r + 1] - m.offsets[r], 4, cmp_u32);
-    free(next);
-    return m;
-}
-
-static int matches(const dod_csr *c, const model *m, uint32_t n_rows, uint32_t n_items)
-{
-    return c->n_rows == n_rows && c->n_items == n_items &&
-           memcmp(c->offsets, m->offsets, ((size_t)n_rows + 1) * 4) == 0 &&
-           (n_items == 0 || memcmp(c->items, m->items, (size_t)n_items * 4) == 0);
-}
-
-static void free_model(model *m)
-{
-    free(m->offsets);
-    free(m->items);
-}
-
-/* ---- inputs ---- */
-
-enum dist { UNIFORM, LONGTAIL, CLUSTERED, ONE_ROW, EMPTY_ROWS, FEW_ROWS, DIST_COUNT };
-
-static uint32_t draw_key(test_rng *rng, enum dist d, uint32_t n_rows, uint32_t i, uint32_t n)
-{
-    switch (d) {
-    case UNIFORM: return test_rng_below(rng, n_rows);
-    case LONGTAIL: {
-        double u = (double)test_rng_below(rng, 1u << 30) / (double)(1u << 30);
-        return (uint32_t)((double)n_rows * u * u);
-    }
-    case CLUSTERED: /* sorted, then 5% moved anywhere */
-        return test_rng_below(rng, 100) < 5 ? test_rng_below(rng, n_rows)
-                                            : (uint32_t)((uint64_t)i * n_rows / n);
-    case ONE_ROW: return n_rows - 1;
-    case EMPTY_ROWS: /* every other row and both ends stay empty */
-        return n_rows >= 4 ? 1 + 2 * test_rng_below(rng, (n_rows - 2) / 2) : 0;
-    case FEW_ROWS: return test_rng_below(rng, n_rows < 3 ? n_rows : 3);
-    case DIST_COUNT: break;
-    }
-    return 0;
-}
+static csr_execs execs;
 
 typedef struct input {
     unsigned char *base, *keys, *values;
@@ -94,7 +17,7 @@ typedef struct input {
 
 /* Keys (and optional values below value_bound) at the given strides, from an odd address
  * when `offset` is odd, so loads are unaligned. */
-static input make_input(test_rng *rng, enum dist d, uint32_t n_rows, uint32_t n_items, size_t ks,
+static input make_input(test_rng *rng, csr_keys d, uint32_t n_rows, uint32_t n_items, size_t ks,
                         size_t offset, uint32_t value_bound)
 {
     input in;
@@ -107,10 +30,7 @@ static input make_input(test_rng *rng, enum dist d, uint32_t n_rows, uint32_t n_
     memset(in.base, 0xEE, bytes);
     in.keys = in.base + offset;
     in.values = NULL;
-    for (uint32_t i = 0; i < n_items; ++i) {
-        uint32_t k = draw_key(rng, d, n_rows, i, n_items);
-        memcpy(in.keys + (size_t)i * ks, &k, 4);
-    }
+    csr_model_keys(rng, d, n_rows, in.keys, ks, n_items);
     if (value_bound) {
         if (ks >= 8) {
             in.values = in.keys + 4;
@@ -148,64 +68,33 @@ static dod_csr_desc desc_of(const input *in, const dod_executor *exec, dod_csr_b
     return d;
 }
 
-/* ---- executors: pools of 1, 2, 3, 4, 7 threads and one that runs tasks backwards ---- */
-
-static void reverse_run(void *ctx, uint32_t n, void (*task)(void *, uint32_t), void *arg)
-{
-    (void)ctx;
-    for (uint32_t i = n; i-- > 0;)
-        task(arg, i);
-}
-
-#define N_POOLS 5
-static const uint32_t pool_threads[N_POOLS] = { 1, 2, 3, 4, 7 };
-static dod_threadpool *pools[N_POOLS];
-static dod_executor execs[N_POOLS + 1];
-#define N_EXECS (N_POOLS + 1)
-
-static void start_executors(void)
-{
-    for (int p = 0; p < N_POOLS; ++p) {
-        CHECK_OK(dod_threadpool_create(&pools[p], pool_threads[p], NULL));
-        execs[p] = dod_threadpool_executor(pools[p]);
-    }
-    execs[N_POOLS].run = reverse_run;
-    execs[N_POOLS].ctx = NULL;
-    execs[N_POOLS].n_threads = 5;
-}
-
-static void stop_executors(void)
-{
-    for (int p = 0; p < N_POOLS; ++p)
-        dod_threadpool_destroy(pools[p]);
-}
-
 /* ---- tests ---- */
 
 /* Every strategy, with no executor and on every executor, gives the model's bytes. */
 static int all_builds_match(const input *in, int sort, dod_csr *reused)
 {
-    model m = make_model(in->n_rows, in->keys, in->ks, in->values, in->vs, in->n_items, sort);
+    csr_model m =
+        csr_model_build(in->n_rows, in->keys, in->ks, in->values, in->vs, in->n_items, sort);
     int ok = 1;
     for (int s = DOD_CSR_BUILD_AUTO; s <= DOD_CSR_BUILD_PARTITIONED; ++s) {
         /* AUTO picks one of the other two, so it needs fewer executors. */
-        for (int e = -1; e < (s == DOD_CSR_BUILD_AUTO ? 2 : N_EXECS); ++e) {
-            dod_csr_desc d = desc_of(in, e < 0 ? NULL : &execs[e], (dod_csr_build_strategy)s);
+        for (int e = -1; e < (s == DOD_CSR_BUILD_AUTO ? 2 : CSR_EXECS); ++e) {
+            dod_csr_desc d = desc_of(in, e < 0 ? NULL : &execs.e[e], (dod_csr_build_strategy)s);
             d.flags = sort ? DOD_CSR_BUILD_SORT_ROWS : 0;
             dod_csr c;
             dod_csr_init(&c, NULL);
             ok = ok && dod_csr_build_desc(&c, &d) == DOD_OK;
-            ok = ok && matches(&c, &m, in->n_rows, in->n_items);
+            ok = ok && csr_model_matches(&c, &m);
             ok = ok && dod_csr_check(&c, 0) == DOD_OK;
             dod_csr_free(&c);
             /* And as a rebuild into an index that held something else. */
             if (e % 2 == 0) {
                 ok = ok && dod_csr_build_desc(reused, &d) == DOD_OK;
-                ok = ok && matches(reused, &m, in->n_rows, in->n_items);
+                ok = ok && csr_model_matches(reused, &m);
             }
         }
     }
-    free_model(&m);
+    csr_model_free(&m);
     return ok;
 }
 
@@ -215,8 +104,8 @@ static void test_identical_builds(void)
     const size_t strides[] = { 4, 16, 12, 7, 5 };
     dod_csr reused;
     dod_csr_init(&reused, NULL);
-    for (int iter = 0; iter < 40; ++iter) {
-        enum dist d = (enum dist)(iter % DIST_COUNT);
+    for (int iter = 0; iter < 45; ++iter) {
+        csr_keys d = (csr_keys)(iter % CSR_KEYS_COUNT);
         int big = iter % 16 == 15; /* big enough for several blocks and partitions */
         uint32_t n_rows = 1 + test_rng_below(&rng, big ? 120000 : (iter % 3 ? 300 : 9000));
         uint32_t n_items = test_rng_below(&rng, big ? 140000 : 5000);
@@ -232,15 +121,24 @@ static void test_identical_builds(void)
     dod_csr_free(&reused);
 }
 
-/* Sizes where the adaptive rule picks the partitioned build and the two levels really split. */
+/* Sizes where the two levels really split: partitions of several chunks, partitions too big
+ * for the stage (one row, few rows), and with 1M rows partitions of 2^15 rows, so an element
+ * keeps 17 bits of its item and 300000 items span three windows, some cut by block borders. */
 static void test_large_partitioned(void)
 {
     test_rng rng = { 99 };
     dod_csr reused;
     dod_csr_init(&reused, NULL);
-    for (int d = UNIFORM; d <= CLUSTERED; ++d) {
+    for (int d = CSR_KEYS_UNIFORM; d < CSR_KEYS_COUNT; ++d) {
         /* 240000 items: 7 blocks of at least 32768 on the 7-thread pool */
-        input in = make_input(&rng, (enum dist)d, 150000, d == UNIFORM ? 240000 : 80000, 16, 1, 0);
+        input in = make_input(&rng, (csr_keys)d, 150000, d == CSR_KEYS_UNIFORM ? 240000 : 80000,
+                              16, 1, 0);
+        CHECK(all_builds_match(&in, 0, &reused));
+        free_input(&in);
+    }
+    for (int values = 0; values < 2; ++values) {
+        input in = make_input(&rng, CSR_KEYS_UNIFORM, 1u << 20, 300000, 12, 0,
+                              values ? 1000 : 0);
         CHECK(all_builds_match(&in, 0, &reused));
         free_input(&in);
     }
@@ -253,10 +151,10 @@ static void test_sorted_rows(void)
     test_rng rng = { 5 };
     dod_csr reused;
     dod_csr_init(&reused, NULL);
-    input in = make_input(&rng, FEW_ROWS, 3, 70000, 8, 0, 1000);
+    input in = make_input(&rng, CSR_KEYS_FEW_ROWS, 3, 70000, 8, 0, 1000);
     CHECK(all_builds_match(&in, 1, &reused));
     free_input(&in);
-    in = make_input(&rng, UNIFORM, 70000, 140000, 4, 2, 70000);
+    in = make_input(&rng, CSR_KEYS_UNIFORM, 70000, 140000, 4, 2, 70000);
     CHECK(all_builds_match(&in, 1, &reused));
     free_input(&in);
     dod_csr_free(&reused);
@@ -265,19 +163,20 @@ static void test_sorted_rows(void)
 static void test_bad_input(void)
 {
     test_rng rng = { 3 };
-    input in = make_input(&rng, UNIFORM, 100000, 140000, 8, 1, 0);
+    input in = make_input(&rng, CSR_KEYS_UNIFORM, 100000, 140000, 8, 1, 0);
     dod_csr c;
     dod_csr_init(&c, NULL);
     uint32_t small_keys[3] = { 0, 1, 0 };
     CHECK_OK(dod_csr_build(&c, 2, small_keys, 4, 3));
     const uint32_t positions[3] = { 0, 70001, 139999 };
     for (int s = DOD_CSR_BUILD_AUTO; s <= DOD_CSR_BUILD_PARTITIONED; ++s) {
-        for (int e = -1; e < N_EXECS; ++e) {
+        for (int e = -1; e < CSR_EXECS; ++e) {
             for (int p = 0; p < 3; ++p) {
                 unsigned char *at = in.keys + (size_t)positions[p] * in.ks;
-                uint32_t saved = load(at), bad = p == 1 ? UINT32_MAX : in.n_rows;
+                uint32_t saved = csr_model_load(at), bad = p == 1 ? UINT32_MAX : in.n_rows;
                 memcpy(at, &bad, 4);
-                dod_csr_desc d = desc_of(&in, e < 0 ? NULL : &execs[e], (dod_csr_build_strategy)s);
+                const dod_executor *ex = e < 0 ? NULL : &execs.e[e];
+                dod_csr_desc d = desc_of(&in, ex, (dod_csr_build_strategy)s);
                 csr_snap snap = csr_snap_take(&c);
                 CHECK_STATUS(dod_csr_build_desc(&c, &d), DOD_E_RANGE);
                 CHECK(csr_snap_unchanged(&c, &snap));
@@ -290,9 +189,10 @@ static void test_bad_input(void)
     for (uint32_t i = 0; i < in.n_items; ++i)
         vals[i] = i % 1000;
     for (int s = DOD_CSR_BUILD_AUTO; s <= DOD_CSR_BUILD_PARTITIONED; ++s) {
-        for (int e = -1; e < N_EXECS; e += 2) {
+        for (int e = -1; e < CSR_EXECS; e += 2) {
             for (int p = 0; p < 3; ++p) {
-                dod_csr_desc d = desc_of(&in, e < 0 ? NULL : &execs[e], (dod_csr_build_strategy)s);
+                const dod_executor *ex = e < 0 ? NULL : &execs.e[e];
+                dod_csr_desc d = desc_of(&in, ex, (dod_csr_build_strategy)s);
                 d.values = vals;
                 d.value_stride = 4;
                 d.value_bound = 1000;
@@ -334,8 +234,11 @@ static void test_bad_input(void)
     d.flags = 0;
     d.strategy = (dod_csr_build_strategy)3;
     CHECK_STATUS(dod_csr_build_desc(&c, &d), DOD_E_INVALID);
-    dod_executor broken = { NULL, NULL, 2 };
+    dod_executor broken = { NULL, NULL, 2 }, no_threads = execs.e[1];
+    no_threads.n_threads = 0;
     d = desc_of(&in, &broken, DOD_CSR_BUILD_AUTO);
+    CHECK_STATUS(dod_csr_build_desc(&c, &d), DOD_E_INVALID);
+    d = desc_of(&in, &no_threads, DOD_CSR_BUILD_AUTO);
     CHECK_STATUS(dod_csr_build_desc(&c, &d), DOD_E_INVALID);
     d = desc_of(&in, NULL, DOD_CSR_BUILD_AUTO);
     d.n_rows = UINT32_MAX;
@@ -366,10 +269,10 @@ static void test_bad_input(void)
 static void test_alloc_failures(void)
 {
     test_rng rng = { 11 };
-    input in = make_input(&rng, UNIFORM, 300000, 100000, 4, 0, 0);
+    input in = make_input(&rng, CSR_KEYS_UNIFORM, 300000, 100000, 4, 0, 0);
     for (int s = DOD_CSR_BUILD_AUTO; s <= DOD_CSR_BUILD_PARTITIONED; ++s) {
         for (int e = -1; e < 2; ++e) {
-            dod_csr_desc d = desc_of(&in, e < 0 ? NULL : &execs[e], (dod_csr_build_strategy)s);
+            dod_csr_desc d = desc_of(&in, e < 0 ? NULL : &execs.e[e], (dod_csr_build_strategy)s);
             long walked = 0;
             for (long fail = 0;; ++fail) {
                 test_alloc t;
@@ -415,8 +318,8 @@ static void test_alloc_failures(void)
 static void test_plain_api_blocks(void)
 {
     test_rng rng = { 17 };
-    input in = make_input(&rng, UNIFORM, 300000, 200000, 16, 0, 0);
-    model m = make_model(in.n_rows, in.keys, in.ks, NULL, 0, in.n_items, 0);
+    input in = make_input(&rng, CSR_KEYS_UNIFORM, 300000, 200000, 16, 0, 0);
+    csr_model m = csr_model_build(in.n_rows, in.keys, in.ks, NULL, 0, in.n_items, 0);
     test_alloc t;
     test_alloc_init(&t);
     dod_allocator a = test_alloc_get(&t);
@@ -425,7 +328,7 @@ static void test_plain_api_blocks(void)
     CHECK_OK(dod_csr_build(&c, in.n_rows, in.keys, in.ks, in.n_items));
     CHECK_EQ(t.calls, 2);
     CHECK(c.scratch == NULL && c.scratch_bytes == 0);
-    CHECK(matches(&c, &m, in.n_rows, in.n_items));
+    CHECK(csr_model_matches(&c, &m));
     long held = t.calls;
     CHECK_OK(dod_csr_build(&c, in.n_rows, in.keys, in.ks, in.n_items));
     CHECK_EQ(t.calls, held);
@@ -453,13 +356,13 @@ static void test_plain_api_blocks(void)
     CHECK(c.scratch == NULL);
     long before = t.calls;
     CHECK_OK(dod_csr_build(&c, in.n_rows, in.keys, in.ks, in.n_items));
-    CHECK(matches(&c, &m, in.n_rows, in.n_items));
+    CHECK(csr_model_matches(&c, &m));
     CHECK_OK(dod_csr_reserve(&c, in.n_rows, in.n_items));
     CHECK_EQ(t.calls, before);
     dod_csr_free(&c);
     CHECK_EQ(t.live, 0);
     test_alloc_finish(&t);
-    free_model(&m);
+    csr_model_free(&m);
     free_input(&in);
 }
 
@@ -469,9 +372,9 @@ static void test_plain_api_blocks(void)
 static void test_arena_scratch(void)
 {
     test_rng rng = { 23 };
-    input in = make_input(&rng, UNIFORM, 300000, 600000, 4, 0, 0);
+    input in = make_input(&rng, CSR_KEYS_UNIFORM, 300000, 600000, 4, 0, 0);
     for (int e = -1; e < 2; ++e) {
-        const dod_executor *exec = e < 0 ? NULL : &execs[e];
+        const dod_executor *exec = e < 0 ? NULL : &execs.e[e];
         dod_csr_desc d = desc_of(&in, exec, DOD_CSR_BUILD_PARTITIONED);
         dod_csr held;
         dod_csr_init(&held, NULL);
@@ -525,10 +428,14 @@ static void test_arena_scratch(void)
     free_input(&in);
 }
 
-/* The adaptive rule, observed through the scratch it leaves: few rows or sorted keys take the
- * plain scatter (no scratch on one thread), many rows of scattered keys the partitioned build. */
-static int auto_uses_scratch(enum dist d, uint32_t n_rows, uint32_t n_items,
-                             const dod_executor *exec)
+/* The adaptive rule, observed through the scratch it leaves in the index: none for the plain
+ * scatter on one thread, a row histogram per block for the parallel plain scatter (8 bytes a
+ * row on 2 threads; the cases have 3+ items a row), at least 4 bytes an item for the
+ * partitioned build. */
+enum chosen { PLAIN_ONE_THREAD, PLAIN_PARALLEL, PARTITIONED };
+
+static enum chosen auto_chooses(csr_keys d, uint32_t n_rows, uint32_t n_items,
+                                const dod_executor *exec)
 {
     test_rng rng = { 1 };
     input in = make_input(&rng, d, n_rows, n_items, 4, 0, 0);
@@ -536,179 +443,39 @@ static int auto_uses_scratch(enum dist d, uint32_t n_rows, uint32_t n_items,
     dod_csr_init(&c, NULL);
     dod_csr_desc desc = desc_of(&in, exec, DOD_CSR_BUILD_AUTO);
     CHECK_OK(dod_csr_build_desc(&c, &desc));
-    int used = c.scratch != NULL;
+    size_t scratch = c.scratch_bytes;
     dod_csr_free(&c);
     free_input(&in);
-    return used;
+    return scratch == 0 ? PLAIN_ONE_THREAD
+           : scratch < (size_t)n_items * 4 ? PLAIN_PARALLEL
+                                           : PARTITIONED;
 }
 
 static void test_adaptive_choice(void)
 {
-    const dod_executor *two = &execs[1];
-    CHECK(auto_uses_scratch(UNIFORM, 300000, 600000, NULL));
-    CHECK(auto_uses_scratch(LONGTAIL, 300000, 600000, NULL));
-    CHECK(auto_uses_scratch(CLUSTERED, 300000, 600000, NULL)); /* 5% moved: partitioning wins */
-    CHECK(!auto_uses_scratch(UNIFORM, 200000, 600000, NULL));  /* rows fit the plain scatter */
-    CHECK(auto_uses_scratch(UNIFORM, 200000, 600000, two));    /* ... but 2 threads partition */
-    CHECK(!auto_uses_scratch(UNIFORM, 60000, 600000, two));    /* few rows: 1 thread, plain */
-    CHECK(!auto_uses_scratch(UNIFORM, 300000, 60000, NULL));   /* too few items */
-    CHECK(!auto_uses_scratch(ONE_ROW, 300000, 600000, NULL));  /* every step is near */
-    CHECK(auto_uses_scratch(ONE_ROW, 300000, 600000, two));    /* near, on 2 threads: parallel plain */
-}
-
-/* The gather vs the model, every column kind, strided sources, on every executor. */
-typedef struct unit_rec {
-    uint32_t location;
-    float health, mood, speed;
-    unsigned char tag[3];
-} unit_rec;
-
-static void test_gather(void)
-{
-    test_rng rng = { 21 };
-    const uint32_t n_units = 120000, n_rows = 50000;
-    unit_rec *units = (unit_rec *)malloc(n_units * sizeof *units);
-    for (uint32_t i = 0; i < n_units; ++i) {
-        units[i].location = test_rng_below(&rng, n_rows);
-        units[i].health = (float)test_rng_below(&rng, 1000);
-        units[i].mood = (float)i;
-        units[i].speed = (float)(i % 77);
-        units[i].tag[0] = (unsigned char)i;
-        units[i].tag[1] = (unsigned char)(i >> 8);
-        units[i].tag[2] = (unsigned char)(i >> 16);
-    }
-    dod_csr c;
-    dod_csr_init(&c, NULL);
-    CHECK_OK(dod_csr_build(&c, n_rows, &units[0].location, sizeof *units, n_units));
-    float *health = (float *)malloc(n_units * 4), *mood = (float *)malloc(n_units * 4);
-    float *speed = (float *)malloc(n_units * 4);
-    unsigned char *tags = (unsigned char *)malloc(n_units * 3);
-    for (int e = -1; e < N_EXECS; ++e) {
-        const dod_executor *ex = e < 0 ? NULL : &execs[e];
-        dod_csr_column cols[3] = {
-            { health, &units[0].health, sizeof *units, 4 },
-            { mood, &units[0].mood, sizeof *units, 4 },
-            { speed, &units[0].speed, sizeof *units, 4 },
-        };
-        memset(health, 0, n_units * 4);
-        memset(mood, 0, n_units * 4);
-        memset(speed, 0, n_units * 4);
-        CHECK_OK(dod_csr_gather(&c, cols, 3, n_units, ex));
-        int ok = 1;
-        for (uint32_t j = 0; j < n_units; ++j) {
-            const unit_rec *u = &units[c.items[j]];
-            ok = ok && health[j] == u->health && mood[j] == u->mood && speed[j] == u->speed;
-        }
-        CHECK(ok);
-        /* One column alone, and a 3-byte column at a 16+ byte stride. */
-        memset(speed, 0, n_units * 4);
-        CHECK_OK(dod_csr_gather(&c, &cols[2], 1, n_units, ex));
-        dod_csr_column tagcol = { tags, units[0].tag, sizeof *units, 3 };
-        dod_csr_column mixed[2] = { cols[0], tagcol };
-        CHECK_OK(dod_csr_gather(&c, mixed, 2, n_units, ex));
-        ok = 1;
-        for (uint32_t j = 0; j < n_units; ++j) {
-            const unit_rec *u = &units[c.items[j]];
-            ok = ok && speed[j] == u->speed && memcmp(tags + 3 * (size_t)j, u->tag, 3) == 0 &&
-                 health[j] == u->health;
-        }
-        CHECK(ok);
-        /* Records of 8, 12 and 16 bytes, and more columns than the one-pass path takes. */
-        unsigned char *rec = (unsigned char *)malloc((size_t)n_units * 16);
-        const size_t sizes[3] = { 8, 12, 16 };
-        for (int z = 0; z < 3; ++z) {
-            const void *from = sizes[z] == 16 ? (const void *)&units[0].location
-                                              : (const void *)&units[0].health;
-            dod_csr_column rc = { rec, from, sizeof *units, sizes[z] };
-            CHECK_OK(dod_csr_gather(&c, &rc, 1, n_units, ex));
-            ok = 1;
-            for (uint32_t j = 0; j < n_units; ++j)
-                ok = ok && memcmp(rec + j * sizes[z],
-                                  (const unsigned char *)from + (size_t)c.items[j] * sizeof *units,
-                                  sizes[z]) == 0;
-            CHECK(ok);
-        }
-        dod_csr_column five[5] = { cols[0], cols[1], cols[2], cols[0], cols[1] };
-        uint32_t *loc = (uint32_t *)rec;
-        five[3].dst = loc;
-        five[3].src = &units[0].location;
-        five[4].dst = loc + n_units;
-        five[4].src = &units[0].location;
-        memset(speed, 0, n_units * 4);
-        CHECK_OK(dod_csr_gather(&c, five, 5, n_units, ex));
-        ok = 1;
-        for (uint32_t j = 0; j < n_units; ++j) {
-            const unit_rec *u = &units[c.items[j]];
-            ok = ok && speed[j] == u->speed && loc[j] == u->location &&
-                 loc[n_units + j] == u->location;
-        }
-        CHECK(ok);
-        free(rec);
-    }
-
-    /* Errors: nothing written. */
-    dod_csr_column col = { health, &units[0].health, sizeof *units, 4 };
-    memset(health, 0x5A, n_units * 4);
-    CHECK_STATUS(dod_csr_gather(&c, &col, 1, n_units - 1, NULL), DOD_E_RANGE);
-    CHECK_STATUS(dod_csr_gather(NULL, &col, 1, n_units, NULL), DOD_E_INVALID);
-    CHECK_STATUS(dod_csr_gather(&c, NULL, 1, n_units, NULL), DOD_E_INVALID);
-    dod_csr_column bad = col;
-    bad.size = 0;
-    CHECK_STATUS(dod_csr_gather(&c, &bad, 1, n_units, NULL), DOD_E_INVALID);
-    bad = col;
-    bad.src_stride = 2;
-    CHECK_STATUS(dod_csr_gather(&c, &bad, 1, n_units, NULL), DOD_E_INVALID);
-    bad = col;
-    bad.dst = NULL;
-    CHECK_STATUS(dod_csr_gather(&c, &bad, 1, n_units, NULL), DOD_E_INVALID);
-    bad = col;
-    bad.src = NULL;
-    CHECK_STATUS(dod_csr_gather(&c, &bad, 1, n_units, NULL), DOD_E_INVALID);
-    bad = col;
-    bad.size = SIZE_MAX / 2;
-    bad.src_stride = SIZE_MAX;
-    CHECK_STATUS(dod_csr_gather(&c, &bad, 1, n_units, NULL), DOD_E_OVERFLOW);
-    dod_executor broken = { NULL, NULL, 2 };
-    CHECK_STATUS(dod_csr_gather(&c, &col, 1, n_units, &broken), DOD_E_INVALID);
-    int untouched = 1;
-    for (uint32_t j = 0; j < n_units; ++j) {
-        uint32_t w;
-        memcpy(&w, &health[j], 4);
-        untouched = untouched && w == 0x5A5A5A5Au;
-    }
-    CHECK(untouched);
-    CHECK_OK(dod_csr_gather(&c, NULL, 0, n_units, NULL));
-
-    /* A value build remembers its largest value, and copies keep it. */
-    uint32_t keys[3] = { 0, 1, 0 }, vals[3] = { 5, 2, 9 };
-    dod_csr_desc d;
-    memset(&d, 0, sizeof d);
-    d.n_rows = 2;
-    d.n_items = 3;
-    d.keys = keys;
-    d.values = vals;
-    CHECK_OK(dod_csr_build_desc(&c, &d));
-    dod_csr copy;
-    dod_csr_init(&copy, NULL);
-    CHECK_OK(dod_csr_copy(&copy, &c));
-    CHECK_STATUS(dod_csr_gather(&copy, &col, 1, 9, NULL), DOD_E_RANGE);
-    CHECK_OK(dod_csr_gather(&copy, &col, 1, 10, NULL));
-    CHECK(health[0] == units[5].health && health[1] == units[9].health &&
-          health[2] == units[2].health);
-    dod_csr_clear(&copy);
-    CHECK_OK(dod_csr_gather(&copy, &col, 1, 0, NULL));
-    dod_csr_free(&copy);
-    dod_csr_free(&c);
-    free(health);
-    free(mood);
-    free(speed);
-    free(tags);
-    free(units);
+    const dod_executor *two = &execs.e[1];
+    /* Many rows, scattered keys: partitioned, on one thread or two. */
+    CHECK_EQ(auto_chooses(CSR_KEYS_UNIFORM, 300000, 600000, NULL), PARTITIONED);
+    CHECK_EQ(auto_chooses(CSR_KEYS_LONGTAIL, 300000, 600000, NULL), PARTITIONED);
+    CHECK_EQ(auto_chooses(CSR_KEYS_CLUSTERED, 300000, 600000, NULL), PARTITIONED); /* 5% moved */
+    CHECK_EQ(auto_chooses(CSR_KEYS_RUNS, 300000, 600000, NULL), PARTITIONED); /* 1 in 64 far */
+    /* Small builds: plain on one thread; on threads the parallel plain a little longer. */
+    CHECK_EQ(auto_chooses(CSR_KEYS_UNIFORM, 300000, 60000, NULL), PLAIN_ONE_THREAD);
+    CHECK_EQ(auto_chooses(CSR_KEYS_UNIFORM, 120000, 600000, NULL), PLAIN_ONE_THREAD);
+    CHECK_EQ(auto_chooses(CSR_KEYS_UNIFORM, 120000, 600000, two), PARTITIONED);
+    CHECK_EQ(auto_chooses(CSR_KEYS_UNIFORM, 30000, 600000, two), PLAIN_ONE_THREAD);
+    CHECK_EQ(auto_chooses(CSR_KEYS_UNIFORM, 60000, 600000, two), PLAIN_PARALLEL);
+    /* Keys in order: plain; a few rows, out of order: partitioned. */
+    CHECK_EQ(auto_chooses(CSR_KEYS_ONE_ROW, 300000, 600000, NULL), PLAIN_ONE_THREAD);
+    CHECK_EQ(auto_chooses(CSR_KEYS_ONE_ROW, 300000, 900000, two), PLAIN_PARALLEL);
+    CHECK_EQ(auto_chooses(CSR_KEYS_SORTED, 300000, 900000, two), PLAIN_PARALLEL);
+    CHECK_EQ(auto_chooses(CSR_KEYS_FEW_ROWS, 300000, 600000, NULL), PARTITIONED);
+    CHECK_EQ(auto_chooses(CSR_KEYS_FEW_ROWS, 300000, 600000, two), PARTITIONED);
 }
 
 int main(void)
 {
-    start_executors();
+    csr_execs_start(&execs);
     test_identical_builds();
     test_large_partitioned();
     test_sorted_rows();
@@ -717,7 +484,6 @@ int main(void)
     test_plain_api_blocks();
     test_arena_scratch();
     test_alloc_failures();
-    test_gather();
-    stop_executors();
+    csr_execs_stop(&execs);
     return check_summary("test_csr_build");
 }

@@ -1,7 +1,9 @@
-/* The library (dod_csr through the counted allocator) and the floor its snapshot is held to:
- * a plain memcpy of the same two arrays into buffers allocated beforehand. */
-#include <dod/csr.h>
+/* The library (dod_csr through the counted allocator), its adaptive build on 1 and 2 threads,
+ * and the floor its snapshot is held to: a plain memcpy of the same two arrays into buffers
+ * allocated beforehand. */
+#include <dod/csr_build.h>
 #include "meter.h"
+#include <stdlib.h>
 #include <string.h>
 
 static void must(dod_status st, const char *what)
@@ -87,6 +89,102 @@ const csr_variant csr_dod = {
     .snapshot_prepare = dod_snapshot_prepare, .snapshot = dod_snapshot,
     .snapshot_free = dod_teardown, .teardown = dod_teardown, .requested = dod_requested,
     .count = csr_meter_count,
+};
+
+/* dod-auto, dod-auto-2t: dod_csr_build_desc with the adaptive strategy and the build scratch
+ * from a frame arena (the recommended form), on the calling thread or a 2-thread pool. The
+ * index comes first, so the dod query and checks read the instance as a dod_csr. */
+typedef struct auto_inst {
+    dod_csr csr;
+    dod_arena scratch;
+} auto_inst;
+
+static dod_threadpool *pool2; /* shared by every dod-auto-2t instance, made on first use */
+
+static void stop_pool(void)
+{
+    dod_threadpool_destroy(pool2);
+}
+
+static void auto_init(void *inst, const csr_input *in)
+{
+    auto_inst *a = (auto_inst *)inst;
+    dod_csr_init(&a->csr, &in->alloc);
+    dod_arena_init(&a->scratch, 0, &in->alloc);
+}
+
+static void auto_rebuild_on(auto_inst *a, const csr_input *in, const Regiment *regs,
+                            const dod_executor *exec)
+{
+    dod_csr_desc d;
+    memset(&d, 0, sizeof d);
+    d.n_rows = in->n_rows;
+    d.n_items = in->n_items;
+    d.keys = &regs[0].location;
+    d.key_stride = sizeof(Regiment);
+    d.exec = exec;
+    d.scratch = &a->scratch;
+    must(dod_csr_build_desc(&a->csr, &d), "dod_csr_build_desc");
+}
+
+static const dod_executor *exec2(void)
+{
+    static dod_executor e;
+    if (!pool2) {
+        must(dod_threadpool_create(&pool2, 2, NULL), "dod_threadpool_create");
+        e = dod_threadpool_executor(pool2);
+        atexit(stop_pool);
+    }
+    return &e;
+}
+
+static void auto_build(void *inst, const csr_input *in)
+{
+    auto_init(inst, in);
+    auto_rebuild_on((auto_inst *)inst, in, in->regs, NULL);
+}
+
+static void auto_rebuild(void *inst, const csr_input *in, const Regiment *regs)
+{
+    auto_rebuild_on((auto_inst *)inst, in, regs, NULL);
+}
+
+static void auto2_build(void *inst, const csr_input *in)
+{
+    auto_init(inst, in);
+    auto_rebuild_on((auto_inst *)inst, in, in->regs, exec2());
+}
+
+static void auto2_rebuild(void *inst, const csr_input *in, const Regiment *regs)
+{
+    auto_rebuild_on((auto_inst *)inst, in, regs, exec2());
+}
+
+static void auto_teardown(void *inst, const csr_input *in)
+{
+    (void)in;
+    dod_csr_free(&((auto_inst *)inst)->csr);
+    dod_arena_free(&((auto_inst *)inst)->scratch);
+}
+
+static size_t auto_requested(const void *inst)
+{
+    const auto_inst *a = (const auto_inst *)inst;
+    return dod_csr_bytes(&a->csr) + dod_arena_capacity(&a->scratch);
+}
+
+const csr_variant csr_dod_auto = {
+    .name = "dod-auto", .inst_size = sizeof(auto_inst),
+    .reported = (1u << OP_BUILD) | (1u << OP_REBUILD),
+    .build = auto_build, .rebuild = auto_rebuild, .query = dod_query,
+    .teardown = auto_teardown, .requested = auto_requested, .count = csr_meter_count,
+};
+
+const csr_variant csr_dod_auto2 = {
+    .name = "dod-auto-2t", .inst_size = sizeof(auto_inst),
+    .reported = (1u << OP_BUILD) | (1u << OP_REBUILD),
+    .build = auto2_build, .rebuild = auto2_rebuild, .query = dod_query,
+    .teardown = auto_teardown, .requested = auto_requested, .count = csr_meter_count,
 };
 
 /* memcpy: its source is an index the library built (untimed, unreported); its snapshot copies

@@ -21,8 +21,9 @@ int main(void)
     static const int full_runs[] = { 11, 11, 11, 9, 5 };
     static const int quick_runs[] = { 3, 3 };
     const int *runs = quick ? quick_runs : full_runs;
-    const csr_variant *variants[] = { csr_naive(0), csr_naive(1), &csr_hack1, &csr_hack2,
-                                      &csr_hack3,   &csr_dod,     &csr_memcpy };
+    const csr_variant *variants[] = { csr_naive(0), csr_naive(1),   &csr_hack1,
+                                      &csr_hack2,   &csr_hack3,     &csr_dod,
+                                      &csr_dod_auto, &csr_dod_auto2, &csr_memcpy };
     const int n_variants = (int)(sizeof variants / sizeof variants[0]);
 
     csr_heap_setup();

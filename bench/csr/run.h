@@ -6,7 +6,7 @@
 #include "variants.h"
 
 #define CSR_MAX_RUNS 16
-#define CSR_MAX_VARIANTS 8
+#define CSR_MAX_VARIANTS 10
 
 /* One variant's figures for one op. bytes: heap bytes the structure (for snapshot: the
  * snapshot) holds after the op; allocs/frees: calls made during the op, per repetition. */

@@ -48,7 +48,7 @@ typedef struct dod_csr_desc { /* zero = default for every field */
  *
  * Errors, each leaving the index exactly as it was:
  *   DOD_E_INVALID   csr or desc NULL, keys NULL with n_items > 0, key_stride or value_stride
- *                   in 1..3, flags or strategy unknown, exec given with run NULL
+ *                   in 1..3, flags or strategy unknown, exec with run NULL or 0 threads
  *   DOD_E_RANGE     some key >= n_rows, or some value >= value_bound
  *   DOD_E_OVERFLOW  n_rows == UINT32_MAX, or byte counts that do not fit size_t
  *   DOD_E_NOMEM     the allocator (or the scratch arena) failed
@@ -71,7 +71,8 @@ typedef struct dod_csr_column {
  * given (NULL = the calling thread). n_src is how many elements every src holds: it must
  * exceed every item the index stores (the index remembers its largest, so this check is O(1)).
  * Errors (nothing written): DOD_E_INVALID (csr NULL, cols NULL with n_cols > 0, a column with
- * dst or src NULL while n_items > 0, size 0 or src_stride < size, exec with run NULL),
+ * dst or src NULL while n_items > 0, size 0 or src_stride < size, exec with run NULL or 0
+ * threads),
  * DOD_E_RANGE (an item >= n_src), DOD_E_OVERFLOW (n_items * size does not fit size_t).
  * Allocates nothing. Thread safety: reads csr only; any number may run at once. */
 DOD_API dod_status dod_csr_gather(const dod_csr *csr, const dod_csr_column *cols, uint32_t n_cols,
