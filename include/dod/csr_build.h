@@ -41,7 +41,7 @@ typedef struct dod_csr_desc { /* zero = default for every field */
 
 /* Build csr from desc. Keys and values are uint32_t in host byte order at any alignment.
  * A rebuild whose sizes fit the capacity held allocates nothing. The partitioned and parallel
- * strategies need scratch (about 8 bytes an item for the partitioned one): from desc->scratch
+ * strategies need scratch (about 4.7 bytes an item for the partitioned one): from desc->scratch
  * when given, a frame arena that already has the room after the first frame, else kept by
  * the index as part of its capacity (dod_csr_bytes counts it, dod_csr_shrink and
  * dod_csr_free return it). dod_csr_build never takes scratch: it is the plain strategy.
