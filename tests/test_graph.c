@@ -303,7 +303,7 @@ static void test_astar(void)
     dod_graph_scratch s;
     dod_graph_scratch_init(&s, NULL);
     int ok = 1;
-    long a_settled = 0, d_settled = 0;
+    uint64_t a_settled = 0, d_settled = 0; /* a 32-bit long += uint32_t would mix signs */
     for (int iter = 0; iter < 60; ++iter) {
         uint32_t a = test_rng_below(&rng, g.n), b = test_rng_below(&rng, g.n);
         dod_graph_filter filter = iter % 2 ? open_cell : NULL;
