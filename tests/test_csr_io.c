@@ -74,6 +74,23 @@ static FILE *pipe_with(const void *p, size_t len)
     return fdopen(fds[0], "rb");
 }
 
+/* Views refuse a host that must byte-swap the arrays: a big-endian one, by design (see
+ * dod/csr_view.h), or any host while the test hook forces the swap. Found at run time, so
+ * the same test runs on s390x, where every view is refused and the loads must still work. */
+static int views_refused(void)
+{
+    const uint32_t one = 1;
+    unsigned char first;
+    memcpy(&first, &one, 1);
+    return (first == 0) != (dod__csr_force_swap != 0);
+}
+
+/* What dod_csr_view_open must return where a load would give `want`. */
+static dod_status view_want(dod_status want)
+{
+    return views_refused() ? DOD_E_INVALID : want;
+}
+
 static int view_matches(const dod_csr_view *v, const dod_csr *c)
 {
     if (v->n_rows != c->n_rows || v->n_items != c->n_items)
@@ -132,7 +149,10 @@ static void round_trip(const dod_csr *src)
 
     for (int level = DOD_CSR_VIEW_VALIDATE_NONE; level <= DOD_CSR_VIEW_VALIDATE_FULL; ++level) {
         dod_csr_view v;
-        CHECK_OK(dod_csr_view_open(&v, im.bytes, im.len, (dod_csr_view_validate)level));
+        dod_status st = dod_csr_view_open(&v, im.bytes, im.len, (dod_csr_view_validate)level);
+        CHECK_STATUS(st, view_want(DOD_OK));
+        if (st != DOD_OK)
+            continue;
         CHECK(view_matches(&v, src));
         CHECK_EQ(v.item_bound, src->item_bound);
         CHECK((const unsigned char *)v.offsets == im.bytes + 64); /* in place, no copy */
@@ -347,8 +367,13 @@ static void test_swap_path(void)
     CHECK_OK(dod_csr_save(&idx, saved));
     CHECK_EQ((size_t)ftell(saved), be.len);
     fclose(saved);
+    /* Views refuse the swapping host (on a big-endian host the hook undoes the swap, and a
+     * view of these host-order bytes is the index). */
     dod_csr_view v;
-    CHECK_STATUS(dod_csr_view_open(&v, be.bytes, be.len, DOD_CSR_VIEW_VALIDATE_NONE), DOD_E_INVALID);
+    dod_status vs = dod_csr_view_open(&v, be.bytes, be.len, DOD_CSR_VIEW_VALIDATE_NONE);
+    CHECK_STATUS(vs, view_want(DOD_OK));
+    if (vs == DOD_OK)
+        CHECK(view_matches(&v, &idx));
     /* The host's own bytes are not what a swapping host accepts. */
     csr_snap s = csr_snap_take(&back);
     CHECK_STATUS(dod_csr_load_mem(&back, le.bytes, le.len), DOD_E_CORRUPT);
@@ -372,7 +397,7 @@ static void expect_refused(dod_csr *target, const unsigned char *bytes, size_t l
     CHECK_STATUS(dod_csr_load_mem(target, im.bytes, len), want);
     CHECK(csr_snap_same(target, &s));
     dod_csr_view v;
-    CHECK_STATUS(dod_csr_view_open(&v, im.bytes, len, DOD_CSR_VIEW_VALIDATE_FULL), want);
+    CHECK_STATUS(dod_csr_view_open(&v, im.bytes, len, DOD_CSR_VIEW_VALIDATE_FULL), view_want(want));
     if (check_stream) {
         FILE *f = file_with(bytes, len);
         CHECK_STATUS(dod_csr_load(target, f), want);
@@ -396,7 +421,8 @@ static void sweep(const dod_csr *src, dod_csr *target, int streams)
         expect_refused(target, im.bytes, n, DOD_E_CORRUPT, streams);
         dod_csr_view v;
         image cut = image_copy(im.bytes, n);
-        CHECK_STATUS(dod_csr_view_open(&v, cut.bytes, n, DOD_CSR_VIEW_VALIDATE_HEADER), DOD_E_CORRUPT);
+        CHECK_STATUS(dod_csr_view_open(&v, cut.bytes, n, DOD_CSR_VIEW_VALIDATE_HEADER),
+                     view_want(DOD_E_CORRUPT));
         free(cut.bytes);
     }
     unsigned char *longer = (unsigned char *)malloc(im.len + 1); /* one byte too many */
@@ -410,7 +436,7 @@ static void sweep(const dod_csr *src, dod_csr *target, int streams)
         if (bit < 64 * 8) {
             dod_csr_view v;
             CHECK_STATUS(dod_csr_view_open(&v, im.bytes, im.len, DOD_CSR_VIEW_VALIDATE_HEADER),
-                         DOD_E_CORRUPT);
+                         view_want(DOD_E_CORRUPT));
         }
         im.bytes[bit / 8] ^= (unsigned char)(1u << (bit % 8));
     }
@@ -483,10 +509,12 @@ static void test_lying_headers(void)
         CHECK(ta.peak_bytes <= 3 * lie.len + 4096);
         CHECK(csr_snap_unchanged(&t, &s));
         dod_csr_view v;
-        dod_status want = other_length ? DOD_E_CORRUPT : DOD_OK; /* HEADER trusts the data */
+        /* HEADER trusts the data */
+        dod_status want = view_want(other_length ? DOD_E_CORRUPT : DOD_OK);
         CHECK_STATUS(dod_csr_view_open(&v, lie.bytes, lie.len, DOD_CSR_VIEW_VALIDATE_HEADER), want);
         CHECK_STATUS(dod_csr_view_open(&v, lie.bytes, lie.len, DOD_CSR_VIEW_VALIDATE_NONE), want);
-        CHECK_STATUS(dod_csr_view_open(&v, lie.bytes, lie.len, DOD_CSR_VIEW_VALIDATE_FULL), DOD_E_CORRUPT);
+        CHECK_STATUS(dod_csr_view_open(&v, lie.bytes, lie.len, DOD_CSR_VIEW_VALIDATE_FULL),
+                     view_want(DOD_E_CORRUPT));
         dod_csr_free(&t);
         test_alloc_finish(&ta);
         free(lie.bytes);
@@ -547,8 +575,9 @@ static void test_each_rule(void)
     CHECK(dod_csr_equal(&t, &idx));
     CHECK_EQ(t.item_bound, 6);
     dod_csr_view v;
-    CHECK_OK(dod_csr_view_open(&v, x.bytes, x.len, DOD_CSR_VIEW_VALIDATE_FULL));
-    CHECK_EQ(v.item_bound, 1000);
+    dod_status vs = dod_csr_view_open(&v, x.bytes, x.len, DOD_CSR_VIEW_VALIDATE_FULL);
+    CHECK_STATUS(vs, view_want(DOD_OK));
+    CHECK(vs != DOD_OK || v.item_bound == 1000);
     dod__put_le32(x.bytes + 28, 0xFFFFFFFFu);
     reseal(x.bytes, x.len);
     expect_refused(&t, x.bytes, x.len, DOD_E_CORRUPT, 1);
@@ -707,16 +736,25 @@ static void test_file_map(void)
     CHECK_EQ(m.size, dod_csr_saved_size(&idx));
     CHECK(((uintptr_t)m.data & 63) == 0);
     dod_csr_view v;
-    CHECK_OK(dod_csr_view_open(&v, m.data, m.size, DOD_CSR_VIEW_VALIDATE_FULL));
-    CHECK(view_matches(&v, &idx));
-    uint32_t total = 0;
-    for (uint32_t r = 0; r < v.n_rows; ++r) {
-        CHECK_EQ(dod_csr_view_row_len(&v, r), dod_csr_row_len(&idx, r));
-        CHECK(dod_csr_view_row_end(&v, r) - dod_csr_view_row_begin(&v, r) ==
-              (ptrdiff_t)dod_csr_view_row_len(&v, r));
-        total += dod_csr_view_row_len(&v, r);
+    dod_status vs = dod_csr_view_open(&v, m.data, m.size, DOD_CSR_VIEW_VALIDATE_FULL);
+    CHECK_STATUS(vs, view_want(DOD_OK));
+    if (vs == DOD_OK) {
+        CHECK(view_matches(&v, &idx));
+        uint32_t total = 0;
+        for (uint32_t r = 0; r < v.n_rows; ++r) {
+            CHECK_EQ(dod_csr_view_row_len(&v, r), dod_csr_row_len(&idx, r));
+            CHECK(dod_csr_view_row_end(&v, r) - dod_csr_view_row_begin(&v, r) ==
+                  (ptrdiff_t)dod_csr_view_row_len(&v, r));
+            total += dod_csr_view_row_len(&v, r);
+        }
+        CHECK_EQ(total, idx.n_items);
+    } else { /* a big-endian host: the mapped bytes are loaded instead */
+        dod_csr back;
+        dod_csr_init(&back, NULL);
+        CHECK_OK(dod_csr_load_mem(&back, m.data, m.size));
+        CHECK(dod_csr_equal(&back, &idx));
+        dod_csr_free(&back);
     }
-    CHECK_EQ(total, idx.n_items);
     dod_file_map_close(&m);
     CHECK(m.data == NULL && m.size == 0);
     dod_file_map_close(&m); /* a reset map is a no-op */
