@@ -251,8 +251,12 @@ static long run_ai(worker *w, const world_frame *f)
             m += mood[*it];
         }
         uint32_t len = dod_csr_row_len(&f->by_army, a);
+        /* stored to a float before comparing, as the library stored its mean: where float
+         * expressions are evaluated wider (x87 on i686, s390x in ISO C mode), the unrounded
+         * quotient differs from the float the library wrote */
+        const float mean = len > 0 ? m / (float)len : 0.0f;
         bad += s != w->sum[a];
-        bad += len > 0 && m / (float)len != w->mean[a];
+        bad += mean != w->mean[a];
     }
     return bad;
 }

@@ -4,18 +4,28 @@
 // from the index. Done over a built index and over a view of a saved, memory-mapped file.
 #include <dod/csr_io.h>
 #include <dod/csr_view.h>
+#include <dod/file_map.h>
 
 #include <Eigen/SparseCore>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <vector>
 
 #include "check.h"
 
 using RowMajorMap = Eigen::Map<Eigen::SparseMatrix<float, Eigen::RowMajor, int32_t>>;
 using ConstRowMajorMap = Eigen::Map<const Eigen::SparseMatrix<float, Eigen::RowMajor, int32_t>>;
+
+static bool host_big_endian()
+{
+    const uint32_t one = 1;
+    unsigned char first;
+    std::memcpy(&first, &one, 1);
+    return first == 0;
+}
 
 // y = A x from the index itself: the reference.
 static std::vector<float> spmv_reference(uint32_t n_rows, const uint32_t *offsets,
@@ -94,13 +104,18 @@ int main()
         dod_file_map m;
         CHECK_OK(dod_file_map_open(&m, path));
         dod_csr_view v;
-        CHECK_OK(dod_csr_view_open(&v, m.data, m.size, DOD_CSR_VIEW_VALIDATE_FULL));
-        ConstRowMajorMap b((Eigen::Index)v.n_rows, (Eigen::Index)v.item_bound,
-                           (Eigen::Index)v.n_items, reinterpret_cast<const int32_t *>(v.offsets),
-                           reinterpret_cast<const int32_t *>(v.items), values.data());
-        CHECK(b.outerIndexPtr() == reinterpret_cast<const int32_t *>(v.offsets));
-        Eigen::VectorXf yb = b * xv;
-        CHECK(close_enough(yb, want));
+        dod_status vs = dod_csr_view_open(&v, m.data, m.size, DOD_CSR_VIEW_VALIDATE_FULL);
+        // A big-endian host refuses views by design (dod/csr_view.h): nothing to map in place.
+        CHECK_STATUS(vs, host_big_endian() ? DOD_E_INVALID : DOD_OK);
+        if (vs == DOD_OK) {
+            ConstRowMajorMap b((Eigen::Index)v.n_rows, (Eigen::Index)v.item_bound,
+                               (Eigen::Index)v.n_items,
+                               reinterpret_cast<const int32_t *>(v.offsets),
+                               reinterpret_cast<const int32_t *>(v.items), values.data());
+            CHECK(b.outerIndexPtr() == reinterpret_cast<const int32_t *>(v.offsets));
+            Eigen::VectorXf yb = b * xv;
+            CHECK(close_enough(yb, want));
+        }
         dod_file_map_close(&m);
         remove(path);
     }
