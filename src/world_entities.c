@@ -159,15 +159,23 @@ dod_status dod_world_spawn_n(dod_world *w, uint32_t archetype, uint32_t n, dod_e
         for (uint32_t k = 0; k < a->n_cols; ++k)
             memset(dod__world_cell(a, block, k, row), 0, (size_t)run * a->col_size[k]);
         dod_entity *ids = dod__world_ids(block) + row;
-        for (uint32_t i = 0; i < run; ++i) {
+        uint32_t i = 0;
+        for (; i < run && w->free_head != DOD__WORLD_NO_SLOT; ++i) { /* freed slots first */
             uint32_t gen;
             uint32_t index = take_slot(w, &gen);
-            dod_entity e = dod__world_handle(w, index, gen);
-            ids[i] = e;
+            ids[i] = dod__world_handle(w, index, gen);
             w->head.slots[index] = dod__world_slot_make(gen, archetype, loc + i);
-            if (out)
-                out[done + i] = e;
         }
+        /* then new slots (generation 1, indexes in order): a loop without branches */
+        uint32_t fresh = run - i, base = w->head.n_slots;
+        dod_entity first = dod__world_handle(w, base, 1);
+        for (uint32_t j = 0; j < fresh; ++j) {
+            ids[i + j].bits = first.bits + j;
+            w->head.slots[base + j] = dod__world_slot_make(1, archetype, loc + i + j);
+        }
+        w->head.n_slots = base + fresh;
+        if (out)
+            memcpy(out + done, ids, (size_t)run * sizeof *ids);
         done += run;
     }
     return DOD_OK;
