@@ -14,15 +14,12 @@
 #include <dod/world.h>
 #include "internal.h"
 
-#define DOD__WORLD_GEN_BITS 16
-#define DOD__WORLD_GEN_MASK 0xFFFFu        /* the last live generation, too */
+/* DOD__WORLD_GEN_BITS, DOD__WORLD_GEN_MASK and DOD__WORLD_LOC_SHIFT are in dod/world.h. */
 #define DOD__WORLD_TAG_MASK 0xFFFFu
-#define DOD__WORLD_LOC_SHIFT 24
 #define DOD__WORLD_LOC_BITS 40
 #define DOD__WORLD_MAX_SLOTS 0xFFFFFFFFu   /* handle indexes 0 .. 2^32 - 2 */
 #define DOD__WORLD_NO_SLOT UINT32_MAX      /* the free list's end */
 #define DOD__WORLD_FIXED_SHIFT 32
-#define DOD__WORLD_BITSET_WORDS (DOD_WORLD_MAX_ARCHETYPES / 64)
 
 typedef struct dod__world_arch {
     dod__world_place place;  /* first (dod/world.h reads it): blocks, fields, shift. The block
@@ -88,7 +85,7 @@ static inline const uint64_t *dod__world_resolve(const dod_world *w, dod_entity 
 static inline dod_entity dod__world_handle(const dod_world *w, uint32_t index, uint32_t gen)
 {
     dod_entity e;
-    e.bits = (uint64_t)w->head.tag << 48 | (uint64_t)gen << 32 | index;
+    e.bits = (uint64_t)w->head.tag << (32 + DOD__WORLD_GEN_BITS) | (uint64_t)gen << 32 | index;
     return e;
 }
 
@@ -130,7 +127,7 @@ dod_status dod__world_prepare_slots(const dod_world *w, uint32_t n, uint64_t **f
 void dod__world_install_slots(dod_world *w, uint64_t *fresh, uint32_t fresh_cap);
 void dod__world_discard_slots(const dod_world *w, uint64_t *fresh, uint32_t fresh_cap);
 
-/* Free every block and list of a. */
+/* Free every block and the block list of a (the world is being destroyed). */
 void dod__world_free_blocks(dod_world *w, dod__world_arch *a);
 
 #endif /* DOD_WORLD_INTERNAL_H */

@@ -68,10 +68,6 @@ void dod__world_free_blocks(dod_world *w, dod__world_arch *a)
         dod__free(&w->alloc, a->place.blocks[b], a->block_bytes);
     if (a->place.blocks != &a->first_block)
         dod__free(&w->alloc, a->place.blocks, a->blocks_cap * sizeof *a->place.blocks);
-    a->place.blocks = &a->first_block;
-    a->blocks_cap = 1;
-    a->n_blocks = 0;
-    a->rows_held = 0;
 }
 
 dod_status dod__world_prepare_slots(const dod_world *w, uint32_t n, uint64_t **fresh,

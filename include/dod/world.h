@@ -219,7 +219,12 @@ DOD_API int dod_world_next(dod_world_iter *it);
 DOD_API void *dod_world_field(const dod_world_iter *it, uint32_t component);
 
 /* Private, for the inline lookups below; the layout may change in any release.
- * Every dod_world starts with a dod__world_head, every archetype with a dod__world_place. */
+ * Every dod_world starts with a dod__world_head, every archetype with a dod__world_place.
+ * A slot of the entity index: generation (DOD__WORLD_GEN_BITS), archetype (8 bits), then
+ * from DOD__WORLD_LOC_SHIFT on the location, block << shift | row in block. */
+#define DOD__WORLD_GEN_BITS 16
+#define DOD__WORLD_GEN_MASK 0xFFFFu /* also the last live generation */
+#define DOD__WORLD_LOC_SHIFT 24
 typedef struct dod__world_field { /* where a component lives in an archetype's blocks */
     size_t offset;                /* of its column from the block's start */
     size_t size;                  /* of an element; 0: the archetype lacks the component */
@@ -232,7 +237,7 @@ typedef struct dod__world_place {
 } dod__world_place;
 
 typedef struct dod__world_head {
-    uint64_t *slots;       /* the entity index: generation 16 bits, archetype 8, location 40 */
+    uint64_t *slots;       /* the entity index */
     uint32_t n_slots;      /* slots ever handed out */
     uint32_t tag;          /* the world's 16-bit tag */
     uint32_t n_components;
@@ -247,13 +252,13 @@ static inline const uint64_t *dod__world_find(const dod__world_head *h, dod_enti
     if (index >= h->n_slots)
         return NULL;
     const uint64_t *s = &h->slots[index];
-    uint32_t want = h->tag << 16 | (uint32_t)(*s & 0xFFFFu);
+    uint32_t want = h->tag << DOD__WORLD_GEN_BITS | (uint32_t)(*s & DOD__WORLD_GEN_MASK);
     return ((hi ^ want) | (~hi & 1u)) == 0 ? s : NULL; /* generation and tag, and odd */
 }
 
 static inline const dod__world_place *dod__world_place_of(const dod__world_head *h, uint64_t slot)
 {
-    size_t arch = (size_t)(slot >> 16) & 0xFFu;
+    size_t arch = (size_t)(slot >> DOD__WORLD_GEN_BITS) & 0xFFu;
     return (const dod__world_place *)(const void *)(h->archs + arch * h->arch_stride);
 }
 
@@ -269,7 +274,7 @@ static inline void *dod__world_get(const dod_world *w, dod_entity e, uint32_t co
     const dod__world_field *f = &p->fields[component];
     if (f->size == 0)
         return NULL;
-    uint64_t loc = *s >> 24;
+    uint64_t loc = *s >> DOD__WORLD_LOC_SHIFT;
     size_t row = (size_t)(loc & ((1ull << p->shift) - 1));
     return p->blocks[(size_t)(loc >> p->shift)] + f->offset + row * f->size;
 }
