@@ -378,6 +378,7 @@ static void test_chunked(void)
     CHECK_EQ(dod_world_block(w, 1, 0, NULL), 3);
     CHECK_EQ(dod_world_block(w, 1, 2, NULL), 1);
 
+    void *cols0[4];
     uint32_t n = 10 * rpb + 5;
     dod_entity *e = (dod_entity *)malloc(n * sizeof *e);
     CHECK_OK(dod_world_spawn_n(w, 0, n / 2, e));
@@ -403,8 +404,7 @@ static void test_chunked(void)
         CHECK_OK(dod_world_despawn(w, e[i]));
     CHECK_EQ(w->arch[0].n_used, 5);
     CHECK_EQ(w->arch[0].n_blocks, 6);
-    /* a spawn/despawn pair at the boundary allocates nothing now, and at most once when
-     * the spare is gone */
+    /* spawn/despawn pairs at the boundary allocate nothing now (the spare is there) ... */
     long calls = ta.calls;
     dod_entity x;
     for (int i = 0; i < 10; ++i) {
@@ -412,6 +412,20 @@ static void test_chunked(void)
         CHECK_OK(dod_world_despawn(w, x));
     }
     CHECK_EQ(ta.calls, calls);
+    /* ... and once in all when there is no spare yet (blocks exactly full, none empty; the
+     * block list already long enough) */
+    CHECK_OK(dod_world_spawn_n(w, 2, 2 * rpb, NULL));
+    CHECK_EQ(w->arch[2].n_blocks, 2);
+    CHECK_EQ(w->arch[2].blocks_cap, 3);
+    calls = ta.calls;
+    for (int i = 0; i < 10; ++i) {
+        CHECK_OK(dod_world_spawn(w, 2, &x));
+        CHECK_OK(dod_world_despawn(w, x));
+    }
+    CHECK_EQ(ta.calls, calls + 1);
+    CHECK_EQ(w->arch[2].n_blocks, 3);
+    while (dod_world_block(w, 2, 0, cols0))
+        CHECK_OK(dod_world_despawn(w, ((const dod_entity *)cols0[0])[0]));
     /* empty: one block kept */
     void *cols[4];
     while (dod_world_block(w, 0, 0, cols))
