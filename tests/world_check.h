@@ -1,0 +1,80 @@
+/* What the world's tests share: a fingerprint of a world's state and the rows of a block
+ * computed from the contract's words. */
+#ifndef DOD_TEST_WORLD_CHECK_H
+#define DOD_TEST_WORLD_CHECK_H
+
+#include "world_internal.h"
+
+static inline uint64_t world_snap_mix(uint64_t h, const void *p, size_t n)
+{
+    const unsigned char *b = (const unsigned char *)p;
+    for (size_t i = 0; i < n; ++i)
+        h = (h ^ b[i]) * 0x100000001B3ull;
+    return h;
+}
+
+/* A fingerprint of a world's whole state, for "a failed call left the world as it was": the
+ * entity index, every archetype's counters and block addresses, and the ids and components
+ * of every live row (read through the private layout, src/world_internal.h). */
+static inline uint64_t world_snap(const dod_world *w)
+{
+    uint64_t h = 0xCBF29CE484222325ull;
+    h = world_snap_mix(h, &w->head.n_slots, sizeof w->head.n_slots);
+    h = world_snap_mix(h, &w->slot_cap, sizeof w->slot_cap);
+    h = world_snap_mix(h, &w->free_head, sizeof w->free_head);
+    h = world_snap_mix(h, &w->n_free, sizeof w->n_free);
+    h = world_snap_mix(h, &w->head.slots, sizeof w->head.slots);
+    if (w->head.n_slots)
+        h = world_snap_mix(h, w->head.slots, w->head.n_slots * sizeof *w->head.slots);
+    for (uint32_t i = 0; i < w->n_archetypes; ++i) {
+        const dod__world_arch *a = &w->arch[i];
+        h = world_snap_mix(h, &a->n_rows, sizeof a->n_rows);
+        h = world_snap_mix(h, &a->n_used, sizeof a->n_used);
+        h = world_snap_mix(h, &a->tail, sizeof a->tail);
+        h = world_snap_mix(h, &a->n_blocks, sizeof a->n_blocks);
+        h = world_snap_mix(h, &a->blocks_cap, sizeof a->blocks_cap);
+        h = world_snap_mix(h, &a->rows_held, sizeof a->rows_held);
+        h = world_snap_mix(h, &a->place.blocks, sizeof a->place.blocks);
+        h = world_snap_mix(h, a->place.blocks, a->n_blocks * sizeof *a->place.blocks);
+        for (uint32_t b = 0; b < a->n_used; ++b) {
+            uint32_t n = dod__world_block_rows(a, b);
+            h = world_snap_mix(h, a->place.blocks[b], n * sizeof(dod_entity));
+            for (uint32_t k = 0; k < a->n_cols; ++k)
+                h = world_snap_mix(h, a->place.blocks[b] + a->col_off[k], n * a->col_size[k]);
+        }
+    }
+    return h ^ dod_world_bytes(w);
+}
+
+/* A desc of these components and archetypes. */
+static inline dod_world_desc world_desc_of(const dod_component_desc *comps, uint32_t n_comps,
+                                           const dod_archetype_desc *archs, uint32_t n_archs,
+                                           const dod_allocator *alloc)
+{
+    dod_world_desc d;
+    memset(&d, 0, sizeof d);
+    d.components = comps;
+    d.n_components = n_comps;
+    d.archetypes = archs;
+    d.n_archetypes = n_archs;
+    d.alloc = alloc;
+    return d;
+}
+
+/* The rows of a chunked block of block_bytes holding components of these sizes, by brute
+ * force from the contract: the most rows for which the ids and every column, each starting
+ * on a 64-byte line, fit; rounded down to a multiple of 16 when that is 16 or more. */
+static inline uint32_t world_expected_rows(size_t block_bytes, const size_t *sizes, uint32_t n)
+{
+    uint32_t best = 0;
+    for (uint32_t r = 1; r <= block_bytes; ++r) {
+        size_t bytes = (8 * (size_t)r + 63) / 64 * 64;
+        for (uint32_t k = 0; k < n; ++k)
+            bytes += (sizes[k] * r + 63) / 64 * 64;
+        if (bytes <= block_bytes)
+            best = r;
+    }
+    return best >= 16 ? best / 16 * 16 : best;
+}
+
+#endif
