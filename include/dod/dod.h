@@ -17,5 +17,7 @@
 #include <dod/frame.h>
 #include <dod/graph.h>
 #include <dod/reduce.h>
+#include <dod/world.h>
+#include <dod/world_typed.h>
 
 #endif /* DOD_H */

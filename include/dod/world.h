@@ -1,0 +1,225 @@
+/* dod/world.h: the world, a statically typed archetype ECS (see docs/world.md).
+ *
+ * Every component type and every archetype (entity type: a fixed set of components) is
+ * declared once, in a dod_world_desc, when the world is created; nothing is added later.
+ * Each archetype is a structure of arrays cut into blocks: a block is one allocation holding
+ * the entity-id column and one column per component, each starting on a 64-byte line.
+ *   - A fixed archetype (capacity > 0, the seed's SemiDynamicArray) is one block of
+ *     `capacity` rows allocated by dod_world_create; a spawn past it is DOD_E_FULL.
+ *   - A chunked archetype (capacity 0) is a list of blocks of exactly block_bytes, allocated as
+ *     rows fill them and given back as they empty (one empty spare is kept), at most
+ *     floor(memory_cap / block_bytes) of them.
+ * Rows stay dense: despawn moves the archetype's last row into the hole. Rows never move when
+ * an archetype grows, so a component pointer stays valid until its entity is despawned or
+ * moved, or until a despawn or move swaps the archetype's last row into another place.
+ *
+ * Entity handles (dod_entity, 64 bits):
+ *   bits  0..31  slot index in the entity index
+ *   bits 32..47  generation (16 bits; odd while the entity is alive, so a live handle != 0)
+ *   bits 48..63  world tag (16 bits: the number of worlds the process created before this
+ *                one, modulo 65536)
+ * A despawned handle never resolves again: a slot whose generation would wrap is retired.
+ * The null handle (bits == 0), stale, forged and other worlds' handles are refused:
+ * DOD_E_NOT_FOUND from despawn and move, NULL / 0 / UINT32_MAX from the getters. Two worlds
+ * created 65536 apart in one process share a tag (docs/world.md, "Handles").
+ * Handles depend only on the calls made to the world and on how many worlds the process
+ * created before it: the same calls give the same ids on every run and platform.
+ *
+ * Thread safety: any number of threads may read a world (get, alive, archetype_of, count,
+ * block, bytes, query_init, iteration) while no thread changes it; reads never write to the
+ * world. Every other call (create, destroy, spawn, spawn_n, despawn, move) needs exclusive
+ * access.
+ *
+ * The typed layer (DOD_WORLD, the C form of the seed's templates) is in dod/world_typed.h,
+ * which this header includes. */
+#ifndef DOD_WORLD_H
+#define DOD_WORLD_H
+
+#include <dod/base.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The most archetypes a world holds. */
+#define DOD_WORLD_MAX_ARCHETYPES 256
+/* The most component types a world holds. */
+#define DOD_WORLD_MAX_COMPONENTS 256
+/* The most components one archetype has. */
+#define DOD_WORLD_MAX_ARCHETYPE_COMPONENTS 64
+/* The block size of a chunked archetype whose desc says 0. */
+#define DOD_WORLD_BLOCK_BYTES 16384u
+
+typedef struct dod_entity {
+    uint64_t bits; /* bits == 0 is the null entity */
+} dod_entity;
+
+/* A component type: element size and alignment (align a power of two <= DOD_ALIGN, size a
+ * non-zero multiple of align: the table's rule). The name is for people; it is not kept. */
+typedef struct dod_component_desc {
+    const char *name;
+    size_t size, align;
+} dod_component_desc;
+
+typedef struct dod_archetype_desc {
+    const char *name;            /* for people; not kept */
+    const uint32_t *components;  /* component ids (indexes into dod_world_desc.components), no
+                                    repeats; its columns keep this order */
+    uint32_t n_components;
+    uint32_t capacity;           /* > 0: fixed capacity, the seed's SemiDynamicArray: every block
+                                    this archetype will ever use is allocated by dod_world_create,
+                                    and a spawn past capacity fails with DOD_E_FULL. 0: chunked */
+    uint32_t block_bytes;        /* chunked: bytes per block, 0 = DOD_WORLD_BLOCK_BYTES */
+    size_t memory_cap;           /* chunked: the most bytes its blocks may hold, 0 = no cap */
+} dod_archetype_desc;
+
+typedef struct dod_world_desc {
+    const dod_component_desc *components;
+    uint32_t n_components;
+    const dod_archetype_desc *archetypes;
+    uint32_t n_archetypes;
+    const dod_allocator *alloc; /* NULL = the default heap */
+} dod_world_desc;
+
+typedef struct dod_world dod_world; /* opaque */
+
+/* Create a world from desc (copied: desc and its arrays may be freed afterwards). Allocates
+ * the world, the block list of every chunked archetype, the one block of every fixed
+ * archetype (align_up(8 * capacity) + the sum of align_up(size * capacity) bytes, 64-byte
+ * lines), and an entity index sized for the sum of the fixed capacities. A zeroed desc makes
+ * an empty world (no archetypes). Rows per block of a chunked archetype: the most rows for
+ * which every column, the ids too, fits in block_bytes starting on a 64-byte line, rounded
+ * down to a multiple of 16 when that is 16 or more.
+ * Errors (*w left as it was, nothing leaked):
+ *   DOD_E_INVALID   w or desc NULL; components or archetypes NULL with a count > 0; a
+ *                   component breaking the element rule; an archetype's components NULL with
+ *                   n_components > 0, or a component repeated in it; a chunked block that
+ *                   cannot hold one row
+ *   DOD_E_RANGE     more than DOD_WORLD_MAX_COMPONENTS components or DOD_WORLD_MAX_ARCHETYPES
+ *                   archetypes; an archetype with more than DOD_WORLD_MAX_ARCHETYPE_COMPONENTS
+ *                   components; a component id >= n_components
+ *   DOD_E_OVERFLOW  a fixed archetype's bytes do not fit size_t
+ *   DOD_E_NOMEM     an allocation failed
+ * Thread safety: creating worlds on several threads at once is safe (the tag is taken
+ * atomically). */
+DOD_API dod_status dod_world_create(dod_world **w, const dod_world_desc *desc);
+
+/* Return every byte of the world to its allocator. Every handle, pointer and iterator of the
+ * world becomes invalid. NULL: no-op. */
+DOD_API void dod_world_destroy(dod_world *w);
+
+/* Append a row to `archetype`, every component zero bytes, and store its handle in *out.
+ * Takes a free slot of the entity index (the most recently freed first) or a new one.
+ * Allocates only when the archetype's last block is full and no spare block is kept (one
+ * block; and, every time the block list doubles, the list), or when the entity index is full
+ * (the index grows by half). Moves no row: pointers stay valid; iterators in progress may or
+ * may not see the new row.
+ * Errors (world unchanged, *out untouched): DOD_E_INVALID (w or out NULL), DOD_E_RANGE
+ * (archetype >= n_archetypes), DOD_E_FULL (a fixed archetype at capacity, or a chunked one
+ * needing a block past its memory cap), DOD_E_OVERFLOW (2^32 - 1 slots), DOD_E_NOMEM. */
+DOD_API dod_status dod_world_spawn(dod_world *w, uint32_t archetype, dod_entity *out);
+
+/* Spawn n entities of `archetype` at once, components zeroed. out: n handles, or NULL; the n
+ * rows are appended in order and out[i] is the handle of the i-th new row (the same handles
+ * n calls of dod_world_spawn would give). All or nothing: every block and slot it needs is
+ * allocated before anything changes. n == 0 is a no-op. Invalidates as dod_world_spawn.
+ * Errors (world unchanged, out untouched): as dod_world_spawn (out may be NULL). */
+DOD_API dod_status dod_world_spawn_n(dod_world *w, uint32_t archetype, uint32_t n,
+                                     dod_entity *out);
+
+/* Remove e: the archetype's last row moves into e's row (its entity keeps its handle) and e
+ * never resolves again. When the archetype's last block empties it is kept as the spare, and
+ * an older spare is freed. Invalidates pointers to e's components and to those of the entity
+ * that was in the archetype's last row, and every iterator of the world.
+ * Errors (world unchanged): DOD_E_INVALID (w NULL), DOD_E_NOT_FOUND (e null, stale, forged
+ * or from another world). */
+DOD_API dod_status dod_world_despawn(dod_world *w, dod_entity e);
+
+/* Move e to `archetype` (what other ECSs call adding or removing components): components
+ * both archetypes have are copied, the new archetype's others are zeroed; e stays the same
+ * valid handle. The old row is removed as by despawn (the old archetype's last row moves into
+ * it). Costs a copy per column of the new archetype and a swap-remove; allocates only as a
+ * spawn into `archetype` would. Moving e to the archetype it is in is a no-op (DOD_OK).
+ * Invalidates pointers to e's components and to those of the old archetype's last entity,
+ * and every iterator of the world.
+ * Errors (world unchanged): DOD_E_INVALID (w NULL), DOD_E_RANGE (archetype >= n_archetypes),
+ * DOD_E_NOT_FOUND (e not alive in w), DOD_E_FULL (into a full fixed archetype or past a
+ * memory cap), DOD_E_NOMEM. */
+DOD_API dod_status dod_world_move(dod_world *w, dod_entity e, uint32_t archetype);
+
+/* Component `component` of e: a pointer into its column, valid until e is despawned or moved
+ * or a despawn or move swaps another row into e's place. O(1), no hashing, no allocation.
+ * NULL when w is NULL, e is not alive in w, or its archetype has no such component. */
+DOD_API void *dod_world_get(const dod_world *w, dod_entity e, uint32_t component);
+
+/* 1 when e is alive in w, else 0 (also for NULL). */
+DOD_API int dod_world_alive(const dod_world *w, dod_entity e);
+
+/* The archetype of e; UINT32_MAX when e is not alive in w or w is NULL. */
+DOD_API uint32_t dod_world_archetype_of(const dod_world *w, dod_entity e);
+
+/* Live entities of `archetype` (0 for NULL or an unknown archetype). */
+DOD_API uint32_t dod_world_count(const dod_world *w, uint32_t archetype);
+
+/* Block `block` of `archetype`: returns its rows (0 when block is past the last block holding
+ * rows, or w is NULL or the archetype unknown) and, when it is > 0 and columns is not NULL,
+ * stores columns[0] = the block's entity ids (dod_entity) and columns[1 + k] = the column of
+ * the archetype's k-th component in its desc order (1 + n_components pointers, each 64-byte
+ * aligned, n elements). Blocks 0 .. last hold rows; every one but the last is full. O(number
+ * of columns). The typed layer's P_<archetype>_block is this. */
+DOD_API uint32_t dod_world_block(const dod_world *w, uint32_t archetype, uint32_t block,
+                                 void **columns);
+
+/* Bytes of memory the world holds: blocks (spares too), block lists, the entity index and the
+ * world itself (0 for NULL). */
+DOD_API size_t dod_world_bytes(const dod_world *w);
+
+/* A query: the archetypes that have every component of `all` and none of `none`, matched
+ * once by dod_query_init. A small fixed-size struct the caller owns; its fields are private. */
+typedef struct dod_query {
+    uint64_t archetypes[DOD_WORLD_MAX_ARCHETYPES / 64]; /* private: the matched archetypes */
+    uint32_t tag;                                       /* private: the world's tag */
+} dod_query;
+
+/* Match every archetype of w against all / none (bitsets, O(archetypes)). all / none may be
+ * NULL when their count is 0; ids may repeat. No archetype changes after create, so q stays
+ * valid for the world's life. Allocates nothing.
+ * Errors (q untouched): DOD_E_INVALID (q or w NULL; all or none NULL with a count > 0),
+ * DOD_E_RANGE (a component id >= the world's n_components). */
+DOD_API dod_status dod_query_init(dod_query *q, const dod_world *w, const uint32_t *all,
+                                  uint32_t n_all, const uint32_t *none, uint32_t n_none);
+
+/* Iteration, one block at a time: n rows, the entity ids, and a column per component. */
+typedef struct dod_world_iter {
+    uint32_t n;                  /* rows in this block, > 0 */
+    uint32_t archetype;
+    const dod_entity *entities;  /* the block's entity ids */
+    /* private fields follow */
+    const dod_world *world;
+    unsigned char *base;         /* the current block */
+    uint32_t block;              /* the current block's number in its archetype */
+    uint64_t matched[DOD_WORLD_MAX_ARCHETYPES / 64]; /* the query's archetypes */
+} dod_world_iter;
+
+/* Start iterating q's archetypes of w: each dod_world_next then steps to the next block
+ * holding rows, archetypes in id order, blocks in order (empty archetypes and spare blocks are
+ * skipped at no cost per row). A NULL w or q, or a q made for another world, gives an iterator
+ * that visits nothing. it NULL: no-op. Allocates nothing.
+ * Thread safety: a reader; a spawn, spawn_n, despawn or move invalidates the iterator. */
+DOD_API void dod_world_iter_init(dod_world_iter *it, const dod_world *w, const dod_query *q);
+
+/* Step to the next block: 1 and it->n, archetype and entities set, or 0 when done (also for
+ * NULL). */
+DOD_API int dod_world_next(dod_world_iter *it);
+
+/* The current block's column of `component`: n elements, 64-byte aligned. O(1). NULL when it
+ * is NULL, not on a block, or the archetype has no such component. */
+DOD_API void *dod_world_field(const dod_world_iter *it, uint32_t component);
+
+#ifdef __cplusplus
+}
+#endif
+
+#include <dod/world_typed.h>
+
+#endif /* DOD_WORLD_H */

@@ -1,0 +1,199 @@
+/* The world: its desc checked and laid out, create, destroy and the small getters. */
+#include "world_internal.h"
+
+#if defined(__STDC_VERSION__) && !defined(__STDC_NO_ATOMICS__)
+#  include <stdatomic.h>
+/* The one piece of process state in the world module: the number of worlds created so far,
+ * whose low 16 bits tag each world's handles (see docs/world.md, "Handles"). */
+static atomic_uint worlds_created;
+static uint32_t next_tag(void)
+{
+    return (uint32_t)atomic_fetch_add(&worlds_created, 1u) & DOD__WORLD_TAG_MASK;
+}
+#else
+/* Without C11 atomics the count is a plain counter: create worlds on one thread at a time. */
+static uint32_t worlds_created;
+static uint32_t next_tag(void)
+{
+    return worlds_created++ & DOD__WORLD_TAG_MASK;
+}
+#endif
+
+/* Bytes of `rows` rows of a (ids included), each column starting on a 64-byte line; 0 when
+ * that does not fit size_t. */
+static size_t block_bytes_for(const dod__world_arch *a, uint32_t rows, size_t *col_off)
+{
+    size_t total, b;
+    if (!dod__mul(sizeof(dod_entity), rows, &b) || !dod__align_up(b, &total))
+        return 0;
+    for (uint32_t k = 0; k < a->n_cols; ++k) {
+        if (col_off)
+            col_off[k] = total;
+        if (!dod__mul(a->col_size[k], rows, &b) || !dod__align_up(b, &b) ||
+            !dod__add(total, b, &total))
+            return 0;
+    }
+    return total;
+}
+
+/* Rows of a chunked block: the most that fit, a multiple of 16 when that is 16 or more. */
+static uint32_t rows_per_block(const dod__world_arch *a, size_t block_bytes)
+{
+    size_t row = sizeof(dod_entity);
+    for (uint32_t k = 0; k < a->n_cols; ++k)
+        if (!dod__add(row, a->col_size[k], &row))
+            return 0;
+    uint32_t rows = (uint32_t)(block_bytes / row); /* block_bytes < 2^32 */
+    /* Padding to the lines costs less than a line a column: a few steps down at most. */
+    while (rows > 0 && block_bytes_for(a, rows, NULL) > block_bytes)
+        --rows;
+    return rows >= 16 ? rows & ~15u : rows;
+}
+
+/* Check one archetype desc and lay it out into *a (which the caller zeroed). */
+static dod_status layout_archetype(const dod_world_desc *d, const dod_archetype_desc *ad,
+                                   dod__world_arch *a)
+{
+    DOD__REFUSE_IF(!ad->components && ad->n_components > 0, DOD_E_INVALID);
+    DOD__REFUSE_IF(ad->n_components > DOD_WORLD_MAX_ARCHETYPE_COMPONENTS, DOD_E_RANGE);
+    memset(a->col_of, DOD__WORLD_NO_COL, sizeof a->col_of);
+    for (uint32_t k = 0; k < ad->n_components; ++k) {
+        uint32_t c = ad->components[k];
+        DOD__REFUSE_IF(c >= d->n_components, DOD_E_RANGE);
+        DOD__REFUSE_IF(a->col_of[c] != DOD__WORLD_NO_COL, DOD_E_INVALID); /* a repeat */
+        a->col_of[c] = (uint8_t)k;
+        a->col_comp[k] = (uint8_t)c;
+        a->col_size[k] = d->components[c].size;
+        a->comp_bits[c / 64] |= 1ull << (c % 64);
+    }
+    a->n_cols = ad->n_components;
+    a->fixed = ad->capacity > 0;
+    if (a->fixed) {
+        a->rows_per_block = ad->capacity;
+        a->block_bytes = block_bytes_for(a, ad->capacity, a->col_off);
+        DOD__REFUSE_IF(a->block_bytes == 0, DOD_E_OVERFLOW);
+        a->max_blocks = 1;
+        a->shift = DOD__WORLD_FIXED_SHIFT;
+        return DOD_OK;
+    }
+    a->block_bytes = ad->block_bytes ? ad->block_bytes : DOD_WORLD_BLOCK_BYTES;
+    a->rows_per_block = rows_per_block(a, a->block_bytes);
+    DOD__REFUSE_IF(a->rows_per_block == 0, DOD_E_INVALID); /* a row wider than a block */
+    (void)block_bytes_for(a, a->rows_per_block, a->col_off);
+    while ((1u << a->shift) < a->rows_per_block)
+        a->shift++;
+    /* A location has DOD__WORLD_LOC_BITS bits: block << shift | row. */
+    uint64_t max_blocks = 1ull << (DOD__WORLD_LOC_BITS - a->shift);
+    if (ad->memory_cap && ad->memory_cap / a->block_bytes < max_blocks)
+        max_blocks = ad->memory_cap / a->block_bytes;
+    a->max_blocks = max_blocks < UINT32_MAX ? (uint32_t)max_blocks : UINT32_MAX;
+    return DOD_OK;
+}
+
+static dod_status check_desc(const dod_world_desc *d)
+{
+    DOD__REFUSE_IF(!d->components && d->n_components > 0, DOD_E_INVALID);
+    DOD__REFUSE_IF(!d->archetypes && d->n_archetypes > 0, DOD_E_INVALID);
+    DOD__REFUSE_IF(d->n_components > DOD_WORLD_MAX_COMPONENTS, DOD_E_RANGE);
+    DOD__REFUSE_IF(d->n_archetypes > DOD_WORLD_MAX_ARCHETYPES, DOD_E_RANGE);
+    for (uint32_t c = 0; c < d->n_components; ++c) {
+        const char *broken = dod__element_rule_broken(d->components[c].size,
+                                                      d->components[c].align);
+        if (broken)
+            return DOD__FAIL(DOD_E_INVALID, broken);
+    }
+    for (uint32_t i = 0; i < d->n_archetypes; ++i) {
+        dod__world_arch scratch;
+        memset(&scratch, 0, sizeof scratch);
+        dod_status st = layout_archetype(d, &d->archetypes[i], &scratch);
+        if (st != DOD_OK)
+            return st;
+    }
+    return DOD_OK;
+}
+
+/* The entity index a world starts with: room for every fixed archetype's rows. */
+static uint32_t fixed_slots(const dod_world *w)
+{
+    uint64_t n = 0;
+    for (uint32_t i = 0; i < w->n_archetypes; ++i)
+        if (w->arch[i].fixed)
+            n += w->arch[i].rows_per_block;
+    return n < DOD__WORLD_MAX_SLOTS ? (uint32_t)n : DOD__WORLD_MAX_SLOTS;
+}
+
+dod_status dod_world_create(dod_world **out, const dod_world_desc *desc)
+{
+    DOD__REFUSE_IF(!out, DOD_E_INVALID);
+    DOD__REFUSE_IF(!desc, DOD_E_INVALID);
+    dod_status st = check_desc(desc);
+    if (st != DOD_OK)
+        return st;
+    dod_allocator alloc = dod__allocator_or_heap(desc->alloc);
+    size_t head, bytes;
+    DOD__REFUSE_IF(!dod__align_up(sizeof(dod_world), &head), DOD_E_OVERFLOW);
+    DOD__REFUSE_IF(!dod__mul(desc->n_archetypes, sizeof(dod__world_arch), &bytes) ||
+                       !dod__add(head, bytes, &bytes),
+                   DOD_E_OVERFLOW);
+    dod_world *w = (dod_world *)dod__alloc(&alloc, bytes);
+    DOD__REFUSE_IF(!w, DOD_E_NOMEM);
+    memset(w, 0, bytes);
+    w->bytes = bytes;
+    w->alloc = alloc;
+    w->free_head = DOD__WORLD_NO_SLOT;
+    w->n_components = desc->n_components;
+    w->n_archetypes = desc->n_archetypes;
+    w->arch = (dod__world_arch *)(void *)((unsigned char *)w + head);
+    for (uint32_t i = 0; i < w->n_archetypes; ++i) {
+        dod__world_arch *a = &w->arch[i];
+        (void)layout_archetype(desc, &desc->archetypes[i], a); /* checked above */
+        a->blocks = &a->first_block;
+        a->blocks_cap = 1;
+    }
+    /* Every fixed archetype's block now, and the entity index for all of their rows. */
+    for (uint32_t i = 0; i < w->n_archetypes && st == DOD_OK; ++i)
+        if (w->arch[i].fixed)
+            st = dod__world_reserve_rows(w, &w->arch[i], w->arch[i].rows_per_block);
+    uint64_t *slots = NULL;
+    uint32_t slot_cap = 0;
+    if (st == DOD_OK)
+        st = dod__world_prepare_slots(w, fixed_slots(w), &slots, &slot_cap);
+    if (st != DOD_OK) {
+        dod_world_destroy(w);
+        return st;
+    }
+    dod__world_install_slots(w, slots, slot_cap);
+    w->tag = next_tag();
+    *out = w;
+    return DOD_OK;
+}
+
+void dod_world_destroy(dod_world *w)
+{
+    if (!w)
+        return;
+    for (uint32_t i = 0; i < w->n_archetypes; ++i)
+        dod__world_free_blocks(w, &w->arch[i]);
+    dod__world_discard_slots(w, w->slots, w->slot_cap);
+    dod_allocator alloc = w->alloc;
+    dod__free(&alloc, w, w->bytes);
+}
+
+uint32_t dod_world_count(const dod_world *w, uint32_t archetype)
+{
+    return w && archetype < w->n_archetypes ? w->arch[archetype].n_rows : 0;
+}
+
+size_t dod_world_bytes(const dod_world *w)
+{
+    if (!w)
+        return 0;
+    size_t total = w->bytes + (size_t)w->slot_cap * sizeof(uint64_t);
+    for (uint32_t i = 0; i < w->n_archetypes; ++i) {
+        const dod__world_arch *a = &w->arch[i];
+        total += (size_t)a->n_blocks * a->block_bytes;
+        if (a->blocks != &a->first_block)
+            total += (size_t)a->blocks_cap * sizeof(unsigned char *);
+    }
+    return total;
+}

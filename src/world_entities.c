@@ -1,0 +1,241 @@
+/* The world's entities: the slot map behind the handles, spawn, spawn_n, despawn, move and
+ * the lookups by handle. */
+#include "world_internal.h"
+#include "table_internal.h" /* dod__table_copy_elem */
+
+static const unsigned char zeroes[DOD_ALIGN];
+
+static void zero_cell(unsigned char *at, size_t size)
+{
+    if (size <= sizeof zeroes)
+        dod__table_copy_elem(at, zeroes, size);
+    else
+        memset(at, 0, size);
+}
+
+/* A slot for a new entity: the most recently freed one, else a new one (room is reserved). */
+static uint32_t take_slot(dod_world *w, uint32_t *gen)
+{
+    uint32_t index = w->free_head;
+    if (index == DOD__WORLD_NO_SLOT) {
+        *gen = 1;
+        return w->n_slots++;
+    }
+    uint64_t s = w->slots[index];
+    w->free_head = (uint32_t)dod__world_slot_loc(s);
+    w->n_free--;
+    *gen = dod__world_slot_gen(s) + 1;
+    return index;
+}
+
+/* The entity of slot `index` is gone: its generation moves on, so its handles stop resolving,
+ * and the slot goes on the free list, or is retired (generation 0, never matched again) when
+ * its generation would wrap. */
+static void release_slot(dod_world *w, uint32_t index)
+{
+    uint32_t gen = dod__world_slot_gen(w->slots[index]);
+    if (gen == DOD__WORLD_GEN_MASK) {
+        w->slots[index] = 0;
+        return;
+    }
+    w->slots[index] = dod__world_slot_make(gen + 1, 0, w->free_head);
+    w->free_head = index;
+    w->n_free++;
+}
+
+/* Append a row to a (room reserved): its block and row; returns its location. */
+static uint64_t push_row(dod__world_arch *a, unsigned char **block, uint32_t *row)
+{
+    uint32_t b = a->n_used - 1;
+    if (a->n_used == 0 || a->n_rows - (uint64_t)b * a->rows_per_block == a->rows_per_block) {
+        b = a->n_used++;
+        *row = 0;
+    } else {
+        *row = a->n_rows - b * a->rows_per_block;
+    }
+    a->n_rows++;
+    *block = a->blocks[b];
+    return (uint64_t)b << a->shift | *row;
+}
+
+/* Swap-remove row `row` of `block` (block number b) in a: the last row moves into it and its
+ * entity's slot follows; a block left empty becomes the spare (an older spare is freed). */
+static void remove_row(dod_world *w, dod__world_arch *a, uint32_t b, uint32_t row)
+{
+    uint32_t last_b = a->n_used - 1;
+    uint32_t last_row = a->n_rows - 1 - last_b * a->rows_per_block;
+    if (b != last_b || row != last_row) {
+        unsigned char *dst = a->blocks[b], *src = a->blocks[last_b];
+        for (uint32_t k = 0; k < a->n_cols; ++k)
+            dod__table_copy_elem(dod__world_cell(a, dst, k, row),
+                                 dod__world_cell(a, src, k, last_row), a->col_size[k]);
+        dod_entity moved = dod__world_ids(src)[last_row];
+        dod__world_ids(dst)[row] = moved;
+        uint64_t *s = &w->slots[(uint32_t)moved.bits];
+        uint64_t keep = (1ull << DOD__WORLD_LOC_SHIFT) - 1; /* generation and archetype */
+        *s = (*s & keep) | ((uint64_t)b << a->shift | row) << DOD__WORLD_LOC_SHIFT;
+    }
+    a->n_rows--;
+    if (last_row == 0) {
+        a->n_used--;
+        dod__world_trim_blocks(w, a);
+    }
+}
+
+/* Room for n_slots more slots and n_rows more rows of a, all or nothing. The checks here
+ * keep the common case (room already there) free of calls. */
+static dod_status reserve(dod_world *w, dod__world_arch *a, uint32_t n_slots, uint32_t n_rows)
+{
+    uint64_t *fresh = NULL;
+    uint32_t fresh_cap = 0;
+    if (n_slots > w->n_free && w->n_slots + (uint64_t)(n_slots - w->n_free) > w->slot_cap) {
+        dod_status st = dod__world_prepare_slots(w, n_slots, &fresh, &fresh_cap);
+        if (st != DOD_OK)
+            return st;
+    }
+    if ((uint64_t)a->n_rows + n_rows > (uint64_t)a->n_blocks * a->rows_per_block) {
+        dod_status st = dod__world_reserve_rows(w, a, n_rows);
+        if (st != DOD_OK) {
+            dod__world_discard_slots(w, fresh, fresh_cap);
+            return st;
+        }
+    }
+    dod__world_install_slots(w, fresh, fresh_cap);
+    return DOD_OK;
+}
+
+dod_status dod_world_spawn(dod_world *w, uint32_t archetype, dod_entity *out)
+{
+    DOD__REFUSE_IF(!w, DOD_E_INVALID);
+    DOD__REFUSE_IF(!out, DOD_E_INVALID);
+    DOD__REFUSE_IF(archetype >= w->n_archetypes, DOD_E_RANGE);
+    dod__world_arch *a = &w->arch[archetype];
+    dod_status st = reserve(w, a, 1, 1);
+    if (st != DOD_OK)
+        return st;
+    uint32_t gen, row;
+    unsigned char *block;
+    uint32_t index = take_slot(w, &gen);
+    uint64_t loc = push_row(a, &block, &row);
+    for (uint32_t k = 0; k < a->n_cols; ++k)
+        zero_cell(dod__world_cell(a, block, k, row), a->col_size[k]);
+    dod_entity e = dod__world_handle(w, index, gen);
+    dod__world_ids(block)[row] = e;
+    w->slots[index] = dod__world_slot_make(gen, archetype, loc);
+    *out = e;
+    return DOD_OK;
+}
+
+dod_status dod_world_spawn_n(dod_world *w, uint32_t archetype, uint32_t n, dod_entity *out)
+{
+    DOD__REFUSE_IF(!w, DOD_E_INVALID);
+    DOD__REFUSE_IF(archetype >= w->n_archetypes, DOD_E_RANGE);
+    if (n == 0)
+        return DOD_OK;
+    dod__world_arch *a = &w->arch[archetype];
+    dod_status st = reserve(w, a, n, n);
+    if (st != DOD_OK)
+        return st;
+    /* Block by block: zero each column's run with one memset, then ids and slots. */
+    for (uint32_t done = 0; done < n;) {
+        uint32_t row;
+        unsigned char *block;
+        uint64_t loc = push_row(a, &block, &row);
+        uint32_t run = a->rows_per_block - row;
+        if (run > n - done)
+            run = n - done;
+        a->n_rows += run - 1; /* push_row counted the first */
+        for (uint32_t k = 0; k < a->n_cols; ++k)
+            memset(dod__world_cell(a, block, k, row), 0, (size_t)run * a->col_size[k]);
+        dod_entity *ids = dod__world_ids(block) + row;
+        for (uint32_t i = 0; i < run; ++i) {
+            uint32_t gen;
+            uint32_t index = take_slot(w, &gen);
+            dod_entity e = dod__world_handle(w, index, gen);
+            ids[i] = e;
+            w->slots[index] = dod__world_slot_make(gen, archetype, loc + i);
+            if (out)
+                out[done + i] = e;
+        }
+        done += run;
+    }
+    return DOD_OK;
+}
+
+dod_status dod_world_despawn(dod_world *w, dod_entity e)
+{
+    DOD__REFUSE_IF(!w, DOD_E_INVALID);
+    const uint64_t *s = dod__world_resolve(w, e);
+    DOD__REFUSE_IF(!s, DOD_E_NOT_FOUND);
+    dod__world_arch *a = &w->arch[dod__world_slot_arch(*s)];
+    uint64_t loc = dod__world_slot_loc(*s);
+    uint32_t row = (uint32_t)(loc & ((1ull << a->shift) - 1));
+    remove_row(w, a, (uint32_t)(loc >> a->shift), row);
+    release_slot(w, (uint32_t)e.bits);
+    return DOD_OK;
+}
+
+dod_status dod_world_move(dod_world *w, dod_entity e, uint32_t archetype)
+{
+    DOD__REFUSE_IF(!w, DOD_E_INVALID);
+    DOD__REFUSE_IF(archetype >= w->n_archetypes, DOD_E_RANGE);
+    const uint64_t *s = dod__world_resolve(w, e);
+    DOD__REFUSE_IF(!s, DOD_E_NOT_FOUND);
+    uint32_t from = dod__world_slot_arch(*s);
+    if (from == archetype)
+        return DOD_OK;
+    dod__world_arch *src = &w->arch[from], *dst = &w->arch[archetype];
+    dod_status st = reserve(w, dst, 0, 1);
+    if (st != DOD_OK)
+        return st;
+    uint64_t src_loc = dod__world_slot_loc(*s);
+    uint32_t src_b = (uint32_t)(src_loc >> src->shift);
+    uint32_t src_row = (uint32_t)(src_loc & ((1ull << src->shift) - 1));
+    unsigned char *src_block = src->blocks[src_b];
+    uint32_t row;
+    unsigned char *block;
+    uint64_t loc = push_row(dst, &block, &row);
+    /* Each column of the new archetype: the old one's column of that component (one byte of
+     * its component -> column map), or zeroes. */
+    for (uint32_t k = 0; k < dst->n_cols; ++k) {
+        unsigned char *to = dod__world_cell(dst, block, k, row);
+        uint32_t from_col = src->col_of[dst->col_comp[k]];
+        if (from_col == DOD__WORLD_NO_COL)
+            zero_cell(to, dst->col_size[k]);
+        else
+            dod__table_copy_elem(to, dod__world_cell(src, src_block, from_col, src_row),
+                                 dst->col_size[k]);
+    }
+    dod__world_ids(block)[row] = e;
+    remove_row(w, src, src_b, src_row);
+    uint32_t index = (uint32_t)e.bits;
+    w->slots[index] = dod__world_slot_make(dod__world_slot_gen(w->slots[index]), archetype, loc);
+    return DOD_OK;
+}
+
+void *dod_world_get(const dod_world *w, dod_entity e, uint32_t component)
+{
+    if (!w || component >= DOD_WORLD_MAX_COMPONENTS)
+        return NULL;
+    const uint64_t *s = dod__world_resolve(w, e);
+    if (!s)
+        return NULL;
+    const dod__world_arch *a = &w->arch[dod__world_slot_arch(*s)];
+    uint32_t col = a->col_of[component]; /* NO_COL for ids past n_components too */
+    if (col == DOD__WORLD_NO_COL)
+        return NULL;
+    uint64_t loc = dod__world_slot_loc(*s);
+    return dod__world_cell(a, a->blocks[loc >> a->shift], col,
+                           (uint32_t)(loc & ((1ull << a->shift) - 1)));
+}
+
+int dod_world_alive(const dod_world *w, dod_entity e)
+{
+    return w && dod__world_resolve(w, e) ? 1 : 0;
+}
+
+uint32_t dod_world_archetype_of(const dod_world *w, dod_entity e)
+{
+    const uint64_t *s = w ? dod__world_resolve(w, e) : NULL;
+    return s ? dod__world_slot_arch(*s) : UINT32_MAX;
+}

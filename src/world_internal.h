@@ -1,0 +1,143 @@
+/* The world's private layout, shared by src/world*.c; not installed (docs/world.md draws it).
+ *
+ * Entity index: one uint64_t slot per handle index,
+ *   bits  0..15  generation (odd: alive; even: free or retired)
+ *   bits 16..23  archetype
+ *   bits 24..63  location: (block << arch.shift) | row in block   (alive)
+ *                the next free slot, DOD__WORLD_NO_SLOT at the end  (free)
+ * so a lookup is one load and a shift and mask, never a division. A fixed archetype has one
+ * block and shift 32 (the location is the row). */
+#ifndef DOD_WORLD_INTERNAL_H
+#define DOD_WORLD_INTERNAL_H
+
+#include <dod/world.h>
+#include "internal.h"
+
+#define DOD__WORLD_GEN_BITS 16
+#define DOD__WORLD_GEN_MASK 0xFFFFu        /* the last live generation, too */
+#define DOD__WORLD_TAG_MASK 0xFFFFu
+#define DOD__WORLD_LOC_SHIFT 24
+#define DOD__WORLD_LOC_BITS 40
+#define DOD__WORLD_MAX_SLOTS 0xFFFFFFFFu   /* handle indexes 0 .. 2^32 - 2 */
+#define DOD__WORLD_NO_SLOT UINT32_MAX      /* the free list's end */
+#define DOD__WORLD_NO_COL 0xFFu            /* col_of: the archetype lacks the component */
+#define DOD__WORLD_FIXED_SHIFT 32
+#define DOD__WORLD_BITSET_WORDS (DOD_WORLD_MAX_ARCHETYPES / 64)
+
+typedef struct dod__world_arch {
+    unsigned char **blocks;  /* n_blocks blocks; the first n_used hold rows, then one spare;
+                                &first_block until the list outgrows one entry */
+    unsigned char *first_block;
+    size_t block_bytes;      /* bytes of each block */
+    uint32_t n_rows;         /* live rows */
+    uint32_t rows_per_block; /* a fixed archetype: its capacity */
+    uint32_t n_used;         /* blocks holding rows: ceil(n_rows / rows_per_block) */
+    uint32_t n_blocks;       /* blocks allocated: n_used or n_used + 1 */
+    uint32_t blocks_cap;     /* entries of `blocks` */
+    uint32_t max_blocks;     /* the memory cap (and the location bits) in blocks */
+    uint32_t shift;          /* location = block << shift | row */
+    uint32_t n_cols;         /* components */
+    int fixed;
+    uint64_t comp_bits[DOD_WORLD_MAX_COMPONENTS / 64];     /* the components it has */
+    size_t col_off[DOD_WORLD_MAX_ARCHETYPE_COMPONENTS];    /* column k's offset in a block */
+    size_t col_size[DOD_WORLD_MAX_ARCHETYPE_COMPONENTS];   /* column k's element size */
+    uint8_t col_of[DOD_WORLD_MAX_COMPONENTS];              /* component -> column or NO_COL */
+    uint8_t col_comp[DOD_WORLD_MAX_ARCHETYPE_COMPONENTS];  /* column -> component */
+} dod__world_arch;
+
+struct dod_world {
+    uint64_t *slots;      /* the entity index */
+    uint32_t n_slots;     /* slots ever handed out (alive, free and retired) */
+    uint32_t slot_cap;
+    uint32_t free_head;   /* most recently freed slot, UINT32_MAX when none */
+    uint32_t n_free;      /* slots on the free list */
+    uint32_t tag;         /* 16 bits, placed in bits 48..63 of every handle */
+    uint32_t n_components;
+    uint32_t n_archetypes;
+    size_t bytes;         /* of this allocation (world and archetypes) */
+    dod_allocator alloc;
+    dod__world_arch *arch; /* n_archetypes, in the same allocation as the world */
+};
+
+static inline uint32_t dod__world_slot_gen(uint64_t slot)
+{
+    return (uint32_t)(slot & DOD__WORLD_GEN_MASK);
+}
+
+static inline uint32_t dod__world_slot_arch(uint64_t slot)
+{
+    return (uint32_t)(slot >> DOD__WORLD_GEN_BITS) & 0xFFu;
+}
+
+static inline uint64_t dod__world_slot_loc(uint64_t slot)
+{
+    return slot >> DOD__WORLD_LOC_SHIFT;
+}
+
+static inline uint64_t dod__world_slot_make(uint32_t gen, uint32_t arch, uint64_t loc)
+{
+    return (uint64_t)gen | (uint64_t)arch << DOD__WORLD_GEN_BITS | loc << DOD__WORLD_LOC_SHIFT;
+}
+
+/* The slot of e when e is alive in w, else NULL. No writes: readers may call it. */
+static inline const uint64_t *dod__world_resolve(const dod_world *w, dod_entity e)
+{
+    uint32_t index = (uint32_t)e.bits;
+    uint32_t hi = (uint32_t)(e.bits >> 32);
+    if (index >= w->n_slots)
+        return NULL;
+    const uint64_t *s = &w->slots[index];
+    uint32_t want = w->tag << DOD__WORLD_GEN_BITS | dod__world_slot_gen(*s);
+    return ((hi ^ want) | (~hi & 1u)) == 0 ? s : NULL;
+}
+
+/* The handle of a live slot. */
+static inline dod_entity dod__world_handle(const dod_world *w, uint32_t index, uint32_t gen)
+{
+    dod_entity e;
+    e.bits = (uint64_t)w->tag << 48 | (uint64_t)gen << 32 | index;
+    return e;
+}
+
+/* Rows in block b of a (b < n_used). */
+static inline uint32_t dod__world_block_rows(const dod__world_arch *a, uint32_t b)
+{
+    return b + 1 < a->n_used ? a->rows_per_block : a->n_rows - b * a->rows_per_block;
+}
+
+/* The address of row `row` of column `col` in `block`. */
+static inline unsigned char *dod__world_cell(const dod__world_arch *a, unsigned char *block,
+                                             uint32_t col, uint32_t row)
+{
+    return block + a->col_off[col] + (size_t)row * a->col_size[col];
+}
+
+/* The entity-id column of a block (offset 0). */
+static inline dod_entity *dod__world_ids(unsigned char *block)
+{
+    return (dod_entity *)(void *)block;
+}
+
+/* Storage (world_storage.c). */
+
+/* Make room for n more rows at the end of a: the spare block, then new blocks (and a longer
+ * block list) allocated before anything changes; on failure nothing changed.
+ * DOD_E_FULL (capacity or memory cap), DOD_E_NOMEM. */
+dod_status dod__world_reserve_rows(dod_world *w, dod__world_arch *a, uint32_t n);
+
+/* After a's rows shrank (n_used already counts the blocks holding rows): blocks past them,
+ * beyond one spare, are freed. */
+void dod__world_trim_blocks(dod_world *w, dod__world_arch *a);
+
+/* Make sure n more slots can be taken without allocating: a larger entity index goes into
+ * *fresh (NULL when none is needed) for dod__world_install_slots, after the other
+ * allocations of the call succeeded. DOD_E_OVERFLOW, DOD_E_NOMEM. */
+dod_status dod__world_prepare_slots(const dod_world *w, uint32_t n, uint64_t **fresh,
+                                    uint32_t *fresh_cap);
+void dod__world_install_slots(dod_world *w, uint64_t *fresh, uint32_t fresh_cap);
+void dod__world_discard_slots(const dod_world *w, uint64_t *fresh, uint32_t fresh_cap);
+
+/* Free every block and list of a. */
+void dod__world_free_blocks(dod_world *w, dod__world_arch *a);
+
+#endif /* DOD_WORLD_INTERNAL_H */

@@ -1,0 +1,113 @@
+/* The world's queries and iteration: archetypes matched once by bitset, then walked block by
+ * block; and the direct block access the typed layer uses. */
+#include "world_internal.h"
+
+static dod_status add_bits(const dod_world *w, const uint32_t *ids, uint32_t n, uint64_t *bits)
+{
+    for (uint32_t i = 0; i < n; ++i) {
+        DOD__REFUSE_IF(ids[i] >= w->n_components, DOD_E_RANGE);
+        bits[ids[i] / 64] |= 1ull << (ids[i] % 64);
+    }
+    return DOD_OK;
+}
+
+dod_status dod_query_init(dod_query *q, const dod_world *w, const uint32_t *all, uint32_t n_all,
+                          const uint32_t *none, uint32_t n_none)
+{
+    DOD__REFUSE_IF(!q || !w, DOD_E_INVALID);
+    DOD__REFUSE_IF(!all && n_all > 0, DOD_E_INVALID);
+    DOD__REFUSE_IF(!none && n_none > 0, DOD_E_INVALID);
+    uint64_t want[DOD_WORLD_MAX_COMPONENTS / 64] = { 0 };
+    uint64_t avoid[DOD_WORLD_MAX_COMPONENTS / 64] = { 0 };
+    dod_status st = add_bits(w, all, n_all, want);
+    if (st == DOD_OK)
+        st = add_bits(w, none, n_none, avoid);
+    if (st != DOD_OK)
+        return st;
+    memset(q, 0, sizeof *q);
+    for (uint32_t i = 0; i < w->n_archetypes; ++i) {
+        const uint64_t *has = w->arch[i].comp_bits;
+        int match = 1;
+        for (uint32_t k = 0; k < DOD_WORLD_MAX_COMPONENTS / 64; ++k)
+            if ((has[k] & want[k]) != want[k] || (has[k] & avoid[k]) != 0)
+                match = 0;
+        if (match)
+            q->archetypes[i / 64] |= 1ull << (i % 64);
+    }
+    q->tag = w->tag;
+    return DOD_OK;
+}
+
+void dod_world_iter_init(dod_world_iter *it, const dod_world *w, const dod_query *q)
+{
+    if (!it)
+        return;
+    memset(it, 0, sizeof *it);
+    it->archetype = UINT32_MAX; /* before the first */
+    if (!w || !q || q->tag != w->tag)
+        return;
+    it->world = w;
+    memcpy(it->matched, q->archetypes, sizeof it->matched);
+}
+
+/* Put the iterator on block b of archetype i (b < its n_used). */
+static void enter(dod_world_iter *it, uint32_t i, uint32_t b)
+{
+    const dod__world_arch *a = &it->world->arch[i];
+    it->archetype = i;
+    it->block = b;
+    it->base = a->blocks[b];
+    it->n = dod__world_block_rows(a, b);
+    it->entities = dod__world_ids(it->base);
+}
+
+int dod_world_next(dod_world_iter *it)
+{
+    if (!it || !it->world)
+        return 0;
+    const dod_world *w = it->world;
+    if (it->base && it->block + 1 < w->arch[it->archetype].n_used) {
+        enter(it, it->archetype, it->block + 1);
+        return 1;
+    }
+    /* The next matched archetype holding rows (UINT32_MAX + 1 wraps to the first). */
+    for (uint32_t i = it->archetype + 1; i < w->n_archetypes; ++i) {
+        uint64_t word = it->matched[i / 64] >> (i % 64);
+        if (word == 0) {
+            i |= 63; /* nothing more in this word */
+            continue;
+        }
+        if ((word & 1u) && w->arch[i].n_used > 0) {
+            enter(it, i, 0);
+            return 1;
+        }
+    }
+    it->world = NULL;
+    it->base = NULL;
+    it->n = 0;
+    it->entities = NULL;
+    return 0;
+}
+
+void *dod_world_field(const dod_world_iter *it, uint32_t component)
+{
+    if (!it || !it->base || component >= DOD_WORLD_MAX_COMPONENTS)
+        return NULL;
+    const dod__world_arch *a = &it->world->arch[it->archetype];
+    uint32_t col = a->col_of[component];
+    return col == DOD__WORLD_NO_COL ? NULL : it->base + a->col_off[col];
+}
+
+uint32_t dod_world_block(const dod_world *w, uint32_t archetype, uint32_t block, void **columns)
+{
+    if (!w || archetype >= w->n_archetypes || block >= w->arch[archetype].n_used)
+        return 0;
+    const dod__world_arch *a = &w->arch[archetype];
+    unsigned char *base = a->blocks[block];
+    if (columns) {
+        columns[0] = base;
+        for (uint32_t k = 0; k < a->n_cols; ++k)
+            columns[1 + k] = base + a->col_off[k];
+    }
+    return dod__world_block_rows(a, block);
+}

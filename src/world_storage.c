@@ -1,0 +1,113 @@
+/* The world's memory: archetype blocks (reserved before a change, trimmed after one) and the
+ * entity index's growth. */
+#include "world_internal.h"
+
+/* The block list entries a needs for `blocks` blocks, after doubling (from 8). */
+static uint32_t grown_list(const dod__world_arch *a, uint32_t blocks)
+{
+    uint64_t cap = a->blocks_cap < 8 ? 8 : 2 * (uint64_t)a->blocks_cap;
+    if (cap < blocks)
+        cap = blocks;
+    return cap < a->max_blocks ? (uint32_t)cap : a->max_blocks;
+}
+
+dod_status dod__world_reserve_rows(dod_world *w, dod__world_arch *a, uint32_t n)
+{
+    uint64_t rows = (uint64_t)a->n_rows + n;
+    uint64_t need = (rows + a->rows_per_block - 1) / a->rows_per_block;
+    if (need <= a->n_blocks)
+        return DOD_OK;
+    DOD__REFUSE_IF(need > a->max_blocks, DOD_E_FULL);
+    uint32_t blocks = (uint32_t)need;
+    unsigned char **list = a->blocks;
+    uint32_t list_cap = a->blocks_cap;
+    if (blocks > a->blocks_cap) {
+        list_cap = grown_list(a, blocks);
+        size_t bytes;
+        DOD__REFUSE_IF(!dod__mul(list_cap, sizeof *list, &bytes), DOD_E_OVERFLOW);
+        list = (unsigned char **)dod__alloc(&w->alloc, bytes);
+        DOD__REFUSE_IF(!list, DOD_E_NOMEM);
+        if (a->n_blocks)
+            memcpy(list, a->blocks, a->n_blocks * sizeof *list);
+    }
+    /* New blocks go in the list's unused entries: the world does not see them until n_blocks
+     * moves, so a failure half-way only frees them again. */
+    for (uint32_t b = a->n_blocks; b < blocks; ++b) {
+        list[b] = (unsigned char *)dod__alloc(&w->alloc, a->block_bytes);
+        if (!list[b]) {
+            while (b-- > a->n_blocks)
+                dod__free(&w->alloc, list[b], a->block_bytes);
+            if (list != a->blocks)
+                dod__free(&w->alloc, list, list_cap * sizeof *list);
+            return DOD__FAIL(DOD_E_NOMEM, "allocating a block");
+        }
+    }
+    if (list != a->blocks) {
+        if (a->blocks != &a->first_block)
+            dod__free(&w->alloc, a->blocks, a->blocks_cap * sizeof *list);
+        a->blocks = list;
+        a->blocks_cap = list_cap;
+    }
+    a->n_blocks = blocks;
+    return DOD_OK;
+}
+
+void dod__world_trim_blocks(dod_world *w, dod__world_arch *a)
+{
+    while (a->n_blocks > a->n_used + 1) {
+        a->n_blocks--;
+        dod__free(&w->alloc, a->blocks[a->n_blocks], a->block_bytes);
+    }
+}
+
+void dod__world_free_blocks(dod_world *w, dod__world_arch *a)
+{
+    for (uint32_t b = 0; b < a->n_blocks; ++b)
+        dod__free(&w->alloc, a->blocks[b], a->block_bytes);
+    if (a->blocks != &a->first_block)
+        dod__free(&w->alloc, a->blocks, a->blocks_cap * sizeof *a->blocks);
+    a->blocks = &a->first_block;
+    a->blocks_cap = 1;
+    a->n_blocks = 0;
+}
+
+dod_status dod__world_prepare_slots(const dod_world *w, uint32_t n, uint64_t **fresh,
+                                    uint32_t *fresh_cap)
+{
+    *fresh = NULL;
+    *fresh_cap = 0;
+    uint64_t need = (uint64_t)w->n_slots + (n > w->n_free ? n - w->n_free : 0);
+    if (need <= w->slot_cap)
+        return DOD_OK;
+    DOD__REFUSE_IF(need > DOD__WORLD_MAX_SLOTS, DOD_E_OVERFLOW);
+    uint64_t cap = w->slot_cap + w->slot_cap / 2; /* grow by half, from 64 */
+    if (cap < 64)
+        cap = 64;
+    if (cap < need)
+        cap = need;
+    if (cap > DOD__WORLD_MAX_SLOTS)
+        cap = DOD__WORLD_MAX_SLOTS;
+    size_t bytes;
+    DOD__REFUSE_IF(!dod__mul((size_t)cap, sizeof(uint64_t), &bytes), DOD_E_OVERFLOW);
+    *fresh = (uint64_t *)dod__alloc(&w->alloc, bytes);
+    DOD__REFUSE_IF(!*fresh, DOD_E_NOMEM);
+    *fresh_cap = (uint32_t)cap;
+    return DOD_OK;
+}
+
+void dod__world_install_slots(dod_world *w, uint64_t *fresh, uint32_t fresh_cap)
+{
+    if (!fresh)
+        return;
+    if (w->n_slots)
+        memcpy(fresh, w->slots, (size_t)w->n_slots * sizeof *fresh);
+    dod__world_discard_slots(w, w->slots, w->slot_cap);
+    w->slots = fresh;
+    w->slot_cap = fresh_cap;
+}
+
+void dod__world_discard_slots(const dod_world *w, uint64_t *fresh, uint32_t fresh_cap)
+{
+    if (fresh)
+        dod__free(&w->alloc, fresh, (size_t)fresh_cap * sizeof *fresh);
+}
