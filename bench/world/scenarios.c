@@ -102,8 +102,10 @@ static void ops_pass(uint32_t n, dod_entity *ids, const dod_world *mixed,
     double t7 = bench_now_ms();
     bad |= dod_world_spawn_n(w, pv, n, ids) != DOD_OK;
     double t8 = bench_now_ms();
-    for (uint32_t i = 0; i < n; ++i)
-        bad |= (dod_world_move(w, ids[i], v) | dod_world_move(w, ids[i], pv)) != DOD_OK;
+    for (uint32_t i = 0; i < n; ++i) {
+        bad |= dod_world_move(w, ids[i], v) != DOD_OK;
+        bad |= dod_world_move(w, ids[i], pv) != DOD_OK;
+    }
     double t9 = bench_now_ms();
     wb_require(dod_world_count(w, pv) == n && dod_world_count(w, v) == 0, "move_pair counts");
     dod_world_destroy(w);
