@@ -60,7 +60,8 @@ static dod_status layout_archetype(const dod_world_desc *d, const dod_archetype_
     for (uint32_t k = 0; k < ad->n_components; ++k) {
         uint32_t c = ad->components[k];
         DOD__REFUSE_IF(c >= d->n_components, DOD_E_RANGE);
-        DOD__REFUSE_IF(a->col_of[c] != DOD__WORLD_NO_COL, DOD_E_INVALID); /* a repeat */
+        if (a->col_of[c] != DOD__WORLD_NO_COL)
+            return DOD__FAIL(DOD_E_INVALID, "a component is repeated in an archetype");
         a->col_of[c] = (uint8_t)k;
         a->col_comp[k] = (uint8_t)c;
         a->col_size[k] = d->components[c].size;
@@ -74,11 +75,13 @@ static dod_status layout_archetype(const dod_world_desc *d, const dod_archetype_
         DOD__REFUSE_IF(a->block_bytes == 0, DOD_E_OVERFLOW);
         a->max_blocks = 1;
         a->shift = DOD__WORLD_FIXED_SHIFT;
+        a->tail = a->rows_per_block;
         return DOD_OK;
     }
     a->block_bytes = ad->block_bytes ? ad->block_bytes : DOD_WORLD_BLOCK_BYTES;
     a->rows_per_block = rows_per_block(a, a->block_bytes);
     DOD__REFUSE_IF(a->rows_per_block == 0, DOD_E_INVALID); /* a row wider than a block */
+    a->tail = a->rows_per_block;
     (void)block_bytes_for(a, a->rows_per_block, a->col_off);
     while ((1u << a->shift) < a->rows_per_block)
         a->shift++;

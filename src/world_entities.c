@@ -44,26 +44,24 @@ static void release_slot(dod_world *w, uint32_t index)
 }
 
 /* Append a row to a (room reserved): its block and row; returns its location. */
-static uint64_t push_row(dod__world_arch *a, unsigned char **block, uint32_t *row)
+static inline uint64_t push_row(dod__world_arch *a, unsigned char **block, uint32_t *row)
 {
-    uint32_t b = a->n_used - 1;
-    if (a->n_used == 0 || a->n_rows - (uint64_t)b * a->rows_per_block == a->rows_per_block) {
-        b = a->n_used++;
-        *row = 0;
-    } else {
-        *row = a->n_rows - b * a->rows_per_block;
+    if (a->tail == a->rows_per_block) {
+        a->n_used++;
+        a->tail = 0;
     }
+    uint32_t b = a->n_used - 1;
+    *row = a->tail++;
     a->n_rows++;
     *block = a->blocks[b];
     return (uint64_t)b << a->shift | *row;
 }
 
-/* Swap-remove row `row` of `block` (block number b) in a: the last row moves into it and its
- * entity's slot follows; a block left empty becomes the spare (an older spare is freed). */
-static void remove_row(dod_world *w, dod__world_arch *a, uint32_t b, uint32_t row)
+/* Swap-remove row `row` of block number b in a: the last row moves into it and its entity's
+ * slot follows; a block left empty becomes the spare (an older spare is freed). */
+static inline void remove_row(dod_world *w, dod__world_arch *a, uint32_t b, uint32_t row)
 {
-    uint32_t last_b = a->n_used - 1;
-    uint32_t last_row = a->n_rows - 1 - last_b * a->rows_per_block;
+    uint32_t last_b = a->n_used - 1, last_row = a->tail - 1;
     if (b != last_b || row != last_row) {
         unsigned char *dst = a->blocks[b], *src = a->blocks[last_b];
         for (uint32_t k = 0; k < a->n_cols; ++k)
@@ -76,15 +74,16 @@ static void remove_row(dod_world *w, dod__world_arch *a, uint32_t b, uint32_t ro
         *s = (*s & keep) | ((uint64_t)b << a->shift | row) << DOD__WORLD_LOC_SHIFT;
     }
     a->n_rows--;
-    if (last_row == 0) {
+    if (--a->tail == 0) {
         a->n_used--;
-        dod__world_trim_blocks(w, a);
+        a->tail = a->rows_per_block;
+        if (a->n_blocks > a->n_used + 1)
+            dod__world_trim_blocks(w, a);
     }
 }
 
-/* Room for n_slots more slots and n_rows more rows of a, all or nothing. The checks here
- * keep the common case (room already there) free of calls. */
-static dod_status reserve(dod_world *w, dod__world_arch *a, uint32_t n_slots, uint32_t n_rows)
+static dod_status reserve_slow(dod_world *w, dod__world_arch *a, uint32_t n_slots,
+                               uint32_t n_rows)
 {
     uint64_t *fresh = NULL;
     uint32_t fresh_cap = 0;
@@ -93,7 +92,7 @@ static dod_status reserve(dod_world *w, dod__world_arch *a, uint32_t n_slots, ui
         if (st != DOD_OK)
             return st;
     }
-    if ((uint64_t)a->n_rows + n_rows > (uint64_t)a->n_blocks * a->rows_per_block) {
+    if (a->n_rows + (uint64_t)n_rows > a->rows_held) {
         dod_status st = dod__world_reserve_rows(w, a, n_rows);
         if (st != DOD_OK) {
             dod__world_discard_slots(w, fresh, fresh_cap);
@@ -102,6 +101,17 @@ static dod_status reserve(dod_world *w, dod__world_arch *a, uint32_t n_slots, ui
     }
     dod__world_install_slots(w, fresh, fresh_cap);
     return DOD_OK;
+}
+
+/* Room for n_slots more slots and n_rows more rows of a, all or nothing; the common case
+ * (the room is there) costs two comparisons. */
+static inline dod_status reserve(dod_world *w, dod__world_arch *a, uint32_t n_slots,
+                                 uint32_t n_rows)
+{
+    int slots_ok = n_slots <= w->n_free || w->n_slots + (uint64_t)n_slots <= w->slot_cap;
+    if (slots_ok && a->n_rows + (uint64_t)n_rows <= a->rows_held)
+        return DOD_OK;
+    return reserve_slow(w, a, n_slots, n_rows);
 }
 
 dod_status dod_world_spawn(dod_world *w, uint32_t archetype, dod_entity *out)
@@ -145,6 +155,7 @@ dod_status dod_world_spawn_n(dod_world *w, uint32_t archetype, uint32_t n, dod_e
         if (run > n - done)
             run = n - done;
         a->n_rows += run - 1; /* push_row counted the first */
+        a->tail += run - 1;
         for (uint32_t k = 0; k < a->n_cols; ++k)
             memset(dod__world_cell(a, block, k, row), 0, (size_t)run * a->col_size[k]);
         dod_entity *ids = dod__world_ids(block) + row;

@@ -27,17 +27,20 @@
 typedef struct dod__world_arch {
     unsigned char **blocks;  /* n_blocks blocks; the first n_used hold rows, then one spare;
                                 &first_block until the list outgrows one entry */
-    unsigned char *first_block;
-    size_t block_bytes;      /* bytes of each block */
     uint32_t n_rows;         /* live rows */
     uint32_t rows_per_block; /* a fixed archetype: its capacity */
     uint32_t n_used;         /* blocks holding rows: ceil(n_rows / rows_per_block) */
+    uint32_t tail;           /* rows in the last block holding rows; rows_per_block when
+                                there is none, so "tail is full" means "append a block" */
+    uint32_t shift;          /* location = block << shift | row */
+    uint32_t n_cols;         /* components */
+    uint64_t rows_held;      /* n_blocks * rows_per_block: rows that fit without allocating */
     uint32_t n_blocks;       /* blocks allocated: n_used or n_used + 1 */
     uint32_t blocks_cap;     /* entries of `blocks` */
     uint32_t max_blocks;     /* the memory cap (and the location bits) in blocks */
-    uint32_t shift;          /* location = block << shift | row */
-    uint32_t n_cols;         /* components */
     int fixed;
+    size_t block_bytes;      /* bytes of each block */
+    unsigned char *first_block;
     uint64_t comp_bits[DOD_WORLD_MAX_COMPONENTS / 64];     /* the components it has */
     size_t col_off[DOD_WORLD_MAX_ARCHETYPE_COMPONENTS];    /* column k's offset in a block */
     size_t col_size[DOD_WORLD_MAX_ARCHETYPE_COMPONENTS];   /* column k's element size */
@@ -102,7 +105,7 @@ static inline dod_entity dod__world_handle(const dod_world *w, uint32_t index, u
 /* Rows in block b of a (b < n_used). */
 static inline uint32_t dod__world_block_rows(const dod__world_arch *a, uint32_t b)
 {
-    return b + 1 < a->n_used ? a->rows_per_block : a->n_rows - b * a->rows_per_block;
+    return b + 1 < a->n_used ? a->rows_per_block : a->tail;
 }
 
 /* The address of row `row` of column `col` in `block`. */
@@ -125,8 +128,8 @@ static inline dod_entity *dod__world_ids(unsigned char *block)
  * DOD_E_FULL (capacity or memory cap), DOD_E_NOMEM. */
 dod_status dod__world_reserve_rows(dod_world *w, dod__world_arch *a, uint32_t n);
 
-/* After a's rows shrank (n_used already counts the blocks holding rows): blocks past them,
- * beyond one spare, are freed. */
+/* After a's last block holding rows emptied (n_used already counts the blocks holding rows):
+ * blocks past them, beyond one spare, are freed. */
 void dod__world_trim_blocks(dod_world *w, dod__world_arch *a);
 
 /* Make sure n more slots can be taken without allocating: a larger entity index goes into

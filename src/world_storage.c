@@ -49,6 +49,7 @@ dod_status dod__world_reserve_rows(dod_world *w, dod__world_arch *a, uint32_t n)
         a->blocks_cap = list_cap;
     }
     a->n_blocks = blocks;
+    a->rows_held = (uint64_t)blocks * a->rows_per_block;
     return DOD_OK;
 }
 
@@ -58,6 +59,7 @@ void dod__world_trim_blocks(dod_world *w, dod__world_arch *a)
         a->n_blocks--;
         dod__free(&w->alloc, a->blocks[a->n_blocks], a->block_bytes);
     }
+    a->rows_held = (uint64_t)a->n_blocks * a->rows_per_block;
 }
 
 void dod__world_free_blocks(dod_world *w, dod__world_arch *a)
@@ -69,6 +71,7 @@ void dod__world_free_blocks(dod_world *w, dod__world_arch *a)
     a->blocks = &a->first_block;
     a->blocks_cap = 1;
     a->n_blocks = 0;
+    a->rows_held = 0;
 }
 
 dod_status dod__world_prepare_slots(const dod_world *w, uint32_t n, uint64_t **fresh,
