@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
-#include "world_snap.h"
+#include "world_check.h"
 
 enum { C_POS, C_VEL, C_HP, C_BIG, C_LINE, C_BYTE, N_COMPS };
 static const dod_component_desc COMPS[N_COMPS] = {
@@ -41,18 +41,12 @@ static dod_archetype_desc arch(const uint32_t *comps, uint32_t n, uint32_t capac
     return a;
 }
 
-/* The rows of a chunked block, from the contract's words, by brute force. */
 static uint32_t expected_rows(size_t block_bytes, const uint32_t *comps, uint32_t n)
 {
-    uint32_t best = 0;
-    for (uint32_t r = 1; r <= block_bytes; ++r) {
-        size_t bytes = (8 * (size_t)r + 63) / 64 * 64;
-        for (uint32_t k = 0; k < n; ++k)
-            bytes += (COMPS[comps[k]].size * r + 63) / 64 * 64;
-        if (bytes <= block_bytes)
-            best = r;
-    }
-    return best >= 16 ? best / 16 * 16 : best;
+    size_t sizes[DOD_WORLD_MAX_ARCHETYPE_COMPONENTS];
+    for (uint32_t k = 0; k < n; ++k)
+        sizes[k] = COMPS[comps[k]].size;
+    return world_expected_rows(block_bytes, sizes, n);
 }
 
 static void check_refused(const dod_world_desc *d, dod_status want)

@@ -1,8 +1,7 @@
-/* A fingerprint of a world's whole state, for "a failed call left the world as it was": the
- * entity index, every archetype's counters and block addresses, and the ids and components
- * of every live row (read through the private layout, src/world_internal.h). */
-#ifndef DOD_TEST_WORLD_SNAP_H
-#define DOD_TEST_WORLD_SNAP_H
+/* What the world's tests share: a fingerprint of a world's state and the rows of a block
+ * computed from the contract's words. */
+#ifndef DOD_TEST_WORLD_CHECK_H
+#define DOD_TEST_WORLD_CHECK_H
 
 #include "world_internal.h"
 
@@ -14,6 +13,9 @@ static inline uint64_t world_snap_mix(uint64_t h, const void *p, size_t n)
     return h;
 }
 
+/* A fingerprint of a world's whole state, for "a failed call left the world as it was": the
+ * entity index, every archetype's counters and block addresses, and the ids and components
+ * of every live row (read through the private layout, src/world_internal.h). */
 static inline uint64_t world_snap(const dod_world *w)
 {
     uint64_t h = 0xCBF29CE484222325ull;
@@ -42,6 +44,22 @@ static inline uint64_t world_snap(const dod_world *w)
         }
     }
     return h ^ dod_world_bytes(w);
+}
+
+/* The rows of a chunked block of block_bytes holding components of these sizes, by brute
+ * force from the contract: the most rows for which the ids and every column, each starting
+ * on a 64-byte line, fit; rounded down to a multiple of 16 when that is 16 or more. */
+static inline uint32_t world_expected_rows(size_t block_bytes, const size_t *sizes, uint32_t n)
+{
+    uint32_t best = 0;
+    for (uint32_t r = 1; r <= block_bytes; ++r) {
+        size_t bytes = (8 * (size_t)r + 63) / 64 * 64;
+        for (uint32_t k = 0; k < n; ++k)
+            bytes += (sizes[k] * r + 63) / 64 * 64;
+        if (bytes <= block_bytes)
+            best = r;
+    }
+    return best >= 16 ? best / 16 * 16 : best;
 }
 
 #endif
