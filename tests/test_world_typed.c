@@ -1,0 +1,136 @@
+/* The typed layer in C: ids as constant expressions, the generated desc, typed spawn, the
+ * seed's block loop, typed gets and fields, and a second world in the same file. */
+#include <string.h>
+#include "check.h"
+#include "world_game.h"
+
+/* ids are integer constant expressions */
+_Static_assert(DOD_CID(game, position) == 0 && DOD_CID(game, buffs) == 3, "component ids");
+_Static_assert(DOD_AID(game, entity_a) == 0 && DOD_AID(game, entity_c) == 2, "archetype ids");
+static const char by_archetype[DOD_AID(game, entity_c) + 1] = { 'a', 'b', 'c' };
+
+/* The seed's loop body, on restrict columns so the compiler vectorises it. */
+static void step(uint32_t n, position *restrict p, const velocity *restrict v, float dt)
+{
+    for (uint32_t i = 0; i < n; ++i) {
+        p[i].x += v[i].x * dt;
+        p[i].y += v[i].y * dt;
+    }
+}
+
+static void test_desc(void)
+{
+    dod_world_desc d = game_desc();
+    CHECK_EQ(d.n_components, 4);
+    CHECK_EQ(d.n_archetypes, 3);
+    CHECK(d.alloc == NULL);
+    CHECK(strcmp(d.components[1].name, "velocity") == 0);
+    CHECK_EQ(d.components[3].size, sizeof(buffs));
+    CHECK_EQ(d.components[2].align, _Alignof(hitbox));
+    CHECK(strcmp(d.archetypes[2].name, "entity_c") == 0);
+    CHECK_EQ(d.archetypes[0].n_components, 4);
+    CHECK_EQ(d.archetypes[0].capacity, 4096);
+    CHECK_EQ(d.archetypes[2].capacity, 0);
+    CHECK_EQ(d.archetypes[2].components[1], DOD_CID(game, hitbox));
+    CHECK_EQ(by_archetype[DOD_AID(game, entity_b)], 'b');
+    /* a caller changes block sizes and caps before creating */
+    dod_archetype_desc archs[3];
+    memcpy(archs, d.archetypes, sizeof archs);
+    archs[2].block_bytes = 1024;
+    archs[2].memory_cap = 2048;
+    d.archetypes = archs;
+    dod_world *w;
+    CHECK_OK(dod_world_create(&w, &d));
+    dod_entity e;
+    uint32_t n = 0;
+    while (game_entity_c_spawn(w, NULL, &e) == DOD_OK)
+        ++n;
+    CHECK_STATUS(game_entity_c_spawn(w, NULL, &e), DOD_E_FULL);
+    CHECK(n > 0 && n == dod_world_count(w, DOD_AID(game, entity_c)));
+    dod_world_destroy(w);
+}
+
+static void test_loop(void)
+{
+    dod_world *w;
+    CHECK_OK(game_create(&w, NULL));
+    dod_entity a[100], c[700];
+    for (int i = 0; i < 100; ++i) {
+        game_entity_a_row r;
+        memset(&r, 0, sizeof r);
+        r.position.x = (float)i;
+        r.velocity.x = 1.0f;
+        r.velocity.y = 2.0f;
+        r.buffs.id[3] = (uint32_t)i;
+        CHECK_OK(game_entity_a_spawn(w, &r, &a[i]));
+    }
+    for (int i = 0; i < 700; ++i)
+        CHECK_OK(game_entity_c_spawn(w, NULL, &c[i]));
+    CHECK_STATUS(game_entity_a_spawn(w, NULL, NULL), DOD_E_INVALID);
+
+    game_entity_a_cols cols;
+    uint32_t blocks = 0;
+    for (uint32_t b = 0; game_entity_a_block(w, b, &cols); ++b) {
+        step(cols.n, cols.position, cols.velocity, 0.5f);
+        CHECK((uintptr_t)cols.buffs % 64 == 0);
+        CHECK_EQ(cols.entities[0].bits, a[0].bits);
+        ++blocks;
+    }
+    CHECK_EQ(blocks, 1); /* fixed: one block */
+    CHECK(!game_entity_a_block(w, 1, &cols));
+    CHECK(!game_entity_a_block(w, 0, NULL));
+    for (int i = 0; i < 100; ++i) {
+        position *p = game_get_position(w, a[i]);
+        CHECK(p && p->x == (float)i + 0.5f && p->y == 1.0f);
+        CHECK(game_get_buffs(w, a[i])->id[3] == (uint32_t)i);
+    }
+    CHECK(game_get_velocity(w, c[0]) == NULL);
+    game_entity_c_cols cc;
+    uint32_t rows = 0;
+    for (uint32_t b = 0; game_entity_c_block(w, b, &cc); ++b)
+        rows += cc.n;
+    CHECK_EQ(rows, 700);
+    CHECK(dod_world_block(w, DOD_AID(game, entity_c), 1, NULL) > 0); /* chunked: blocks */
+
+    /* a query over (position, velocity): entity_a and entity_b */
+    dod_world_iter it;
+    dod_query q;
+    const uint32_t pv[] = { DOD_CID(game, position), DOD_CID(game, velocity) };
+    CHECK_OK(dod_query_init(&q, w, pv, 2, NULL, 0));
+    dod_world_iter_init(&it, w, &q);
+    uint32_t seen = 0;
+    while (dod_world_next(&it)) {
+        step(it.n, DOD_FIELD(&it, game, position), DOD_FIELD(&it, game, velocity), 0.5f);
+        CHECK(DOD_FIELD(&it, game, buffs) != NULL);
+        seen += it.n;
+    }
+    CHECK_EQ(seen, 100);
+    CHECK(game_get_position(w, a[7])->x == 8.0f);
+
+    /* a regiment routed: entity_a -> entity_c keeps position and hitbox */
+    CHECK_OK(dod_world_move(w, a[7], DOD_AID(game, entity_c)));
+    CHECK(game_get_position(w, a[7])->x == 8.0f && game_get_velocity(w, a[7]) == NULL);
+    dod_world_destroy(w);
+}
+
+static void test_second_world(void)
+{
+    dod_world *w;
+    CHECK_OK(tiny_create(&w, NULL));
+    tiny_mover_row r = { { 1.0f, 2.0f } };
+    dod_entity e;
+    for (int i = 0; i < 3; ++i)
+        CHECK_OK(tiny_mover_spawn(w, &r, &e));
+    CHECK_STATUS(tiny_mover_spawn(w, &r, &e), DOD_E_FULL);
+    CHECK(tiny_get_velocity(w, e)->y == 2.0f);
+    CHECK_EQ(DOD_CID(tiny, velocity), 0);
+    dod_world_destroy(w);
+}
+
+int main(void)
+{
+    test_desc();
+    test_loop();
+    test_second_world();
+    return check_summary("world_typed");
+}
