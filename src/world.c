@@ -56,16 +56,14 @@ static dod_status layout_archetype(const dod_world_desc *d, const dod_archetype_
 {
     DOD__REFUSE_IF(!ad->components && ad->n_components > 0, DOD_E_INVALID);
     DOD__REFUSE_IF(ad->n_components > DOD_WORLD_MAX_ARCHETYPE_COMPONENTS, DOD_E_RANGE);
-    memset(a->col_of, DOD__WORLD_NO_COL, sizeof a->col_of);
     for (uint32_t k = 0; k < ad->n_components; ++k) {
         uint32_t c = ad->components[k];
         DOD__REFUSE_IF(c >= d->n_components, DOD_E_RANGE);
-        if (a->col_of[c] != DOD__WORLD_NO_COL)
+        if (a->comp_bits[c / 64] >> (c % 64) & 1u)
             return DOD__FAIL(DOD_E_INVALID, "a component is repeated in an archetype");
-        a->col_of[c] = (uint8_t)k;
+        a->comp_bits[c / 64] |= 1ull << (c % 64);
         a->col_comp[k] = (uint8_t)c;
         a->col_size[k] = d->components[c].size;
-        a->comp_bits[c / 64] |= 1ull << (c % 64);
     }
     a->n_cols = ad->n_components;
     a->fixed = ad->capacity > 0;
@@ -74,7 +72,7 @@ static dod_status layout_archetype(const dod_world_desc *d, const dod_archetype_
         a->block_bytes = block_bytes_for(a, ad->capacity, a->col_off);
         DOD__REFUSE_IF(a->block_bytes == 0, DOD_E_OVERFLOW);
         a->max_blocks = 1;
-        a->shift = DOD__WORLD_FIXED_SHIFT;
+        a->place.shift = DOD__WORLD_FIXED_SHIFT;
         a->tail = a->rows_per_block;
         return DOD_OK;
     }
@@ -83,10 +81,10 @@ static dod_status layout_archetype(const dod_world_desc *d, const dod_archetype_
     DOD__REFUSE_IF(a->rows_per_block == 0, DOD_E_INVALID); /* a row wider than a block */
     a->tail = a->rows_per_block;
     (void)block_bytes_for(a, a->rows_per_block, a->col_off);
-    while ((1u << a->shift) < a->rows_per_block)
-        a->shift++;
+    while ((1u << a->place.shift) < a->rows_per_block)
+        a->place.shift++;
     /* A location has DOD__WORLD_LOC_BITS bits: block << shift | row. */
-    uint64_t max_blocks = 1ull << (DOD__WORLD_LOC_BITS - a->shift);
+    uint64_t max_blocks = 1ull << (DOD__WORLD_LOC_BITS - a->place.shift);
     if (ad->memory_cap && ad->memory_cap / a->block_bytes < max_blocks)
         max_blocks = ad->memory_cap / a->block_bytes;
     a->max_blocks = max_blocks < UINT32_MAX ? (uint32_t)max_blocks : UINT32_MAX;
@@ -132,11 +130,15 @@ dod_status dod_world_create(dod_world **out, const dod_world_desc *desc)
     dod_status st = check_desc(desc);
     if (st != DOD_OK)
         return st;
+    /* One allocation: the world, its archetypes, and their field tables (one entry per
+     * archetype and component: n_archetypes * n_components, at most 1 MiB). */
     dod_allocator alloc = dod__allocator_or_heap(desc->alloc);
-    size_t head, bytes;
+    size_t head, archs, bytes;
     DOD__REFUSE_IF(!dod__align_up(sizeof(dod_world), &head), DOD_E_OVERFLOW);
-    DOD__REFUSE_IF(!dod__mul(desc->n_archetypes, sizeof(dod__world_arch), &bytes) ||
-                       !dod__add(head, bytes, &bytes),
+    DOD__REFUSE_IF(!dod__mul(desc->n_archetypes, sizeof(dod__world_arch), &archs) ||
+                       !dod__mul((size_t)desc->n_archetypes * desc->n_components,
+                                 sizeof(dod__world_field), &bytes) ||
+                       !dod__add(head + archs, bytes, &bytes),
                    DOD_E_OVERFLOW);
     dod_world *w = (dod_world *)dod__alloc(&alloc, bytes);
     DOD__REFUSE_IF(!w, DOD_E_NOMEM);
@@ -144,14 +146,23 @@ dod_status dod_world_create(dod_world **out, const dod_world_desc *desc)
     w->bytes = bytes;
     w->alloc = alloc;
     w->free_head = DOD__WORLD_NO_SLOT;
-    w->n_components = desc->n_components;
+    w->head.n_components = desc->n_components;
     w->n_archetypes = desc->n_archetypes;
     w->arch = (dod__world_arch *)(void *)((unsigned char *)w + head);
+    w->head.archs = (unsigned char *)w->arch;
+    w->head.arch_stride = sizeof(dod__world_arch);
+    dod__world_field *fields = (dod__world_field *)(void *)((unsigned char *)w + head + archs);
     for (uint32_t i = 0; i < w->n_archetypes; ++i) {
         dod__world_arch *a = &w->arch[i];
         (void)layout_archetype(desc, &desc->archetypes[i], a); /* checked above */
-        a->blocks = &a->first_block;
+        a->place.blocks = &a->first_block;
         a->blocks_cap = 1;
+        a->place.fields = fields;
+        for (uint32_t k = 0; k < a->n_cols; ++k) {
+            fields[a->col_comp[k]].offset = a->col_off[k];
+            fields[a->col_comp[k]].size = a->col_size[k];
+        }
+        fields += w->head.n_components;
     }
     /* Every fixed archetype's block now, and the entity index for all of their rows. */
     for (uint32_t i = 0; i < w->n_archetypes && st == DOD_OK; ++i)
@@ -166,7 +177,7 @@ dod_status dod_world_create(dod_world **out, const dod_world_desc *desc)
         return st;
     }
     dod__world_install_slots(w, slots, slot_cap);
-    w->tag = next_tag();
+    w->head.tag = next_tag();
     *out = w;
     return DOD_OK;
 }
@@ -177,7 +188,7 @@ void dod_world_destroy(dod_world *w)
         return;
     for (uint32_t i = 0; i < w->n_archetypes; ++i)
         dod__world_free_blocks(w, &w->arch[i]);
-    dod__world_discard_slots(w, w->slots, w->slot_cap);
+    dod__world_discard_slots(w, w->head.slots, w->slot_cap);
     dod_allocator alloc = w->alloc;
     dod__free(&alloc, w, w->bytes);
 }
@@ -195,7 +206,7 @@ size_t dod_world_bytes(const dod_world *w)
     for (uint32_t i = 0; i < w->n_archetypes; ++i) {
         const dod__world_arch *a = &w->arch[i];
         total += (size_t)a->n_blocks * a->block_bytes;
-        if (a->blocks != &a->first_block)
+        if (a->place.blocks != &a->first_block)
             total += (size_t)a->blocks_cap * sizeof(unsigned char *);
     }
     return total;

@@ -19,9 +19,9 @@ static uint32_t take_slot(dod_world *w, uint32_t *gen)
     uint32_t index = w->free_head;
     if (index == DOD__WORLD_NO_SLOT) {
         *gen = 1;
-        return w->n_slots++;
+        return w->head.n_slots++;
     }
-    uint64_t s = w->slots[index];
+    uint64_t s = w->head.slots[index];
     w->free_head = (uint32_t)dod__world_slot_loc(s);
     w->n_free--;
     *gen = dod__world_slot_gen(s) + 1;
@@ -33,12 +33,12 @@ static uint32_t take_slot(dod_world *w, uint32_t *gen)
  * its generation would wrap. */
 static void release_slot(dod_world *w, uint32_t index)
 {
-    uint32_t gen = dod__world_slot_gen(w->slots[index]);
+    uint32_t gen = dod__world_slot_gen(w->head.slots[index]);
     if (gen == DOD__WORLD_GEN_MASK) {
-        w->slots[index] = 0;
+        w->head.slots[index] = 0;
         return;
     }
-    w->slots[index] = dod__world_slot_make(gen + 1, 0, w->free_head);
+    w->head.slots[index] = dod__world_slot_make(gen + 1, 0, w->free_head);
     w->free_head = index;
     w->n_free++;
 }
@@ -53,8 +53,8 @@ static inline uint64_t push_row(dod__world_arch *a, unsigned char **block, uint3
     uint32_t b = a->n_used - 1;
     *row = a->tail++;
     a->n_rows++;
-    *block = a->blocks[b];
-    return (uint64_t)b << a->shift | *row;
+    *block = a->place.blocks[b];
+    return (uint64_t)b << a->place.shift | *row;
 }
 
 /* Swap-remove row `row` of block number b in a: the last row moves into it and its entity's
@@ -63,15 +63,15 @@ static inline void remove_row(dod_world *w, dod__world_arch *a, uint32_t b, uint
 {
     uint32_t last_b = a->n_used - 1, last_row = a->tail - 1;
     if (b != last_b || row != last_row) {
-        unsigned char *dst = a->blocks[b], *src = a->blocks[last_b];
+        unsigned char *dst = a->place.blocks[b], *src = a->place.blocks[last_b];
         for (uint32_t k = 0; k < a->n_cols; ++k)
             dod__table_copy_elem(dod__world_cell(a, dst, k, row),
                                  dod__world_cell(a, src, k, last_row), a->col_size[k]);
         dod_entity moved = dod__world_ids(src)[last_row];
         dod__world_ids(dst)[row] = moved;
-        uint64_t *s = &w->slots[(uint32_t)moved.bits];
+        uint64_t *s = &w->head.slots[(uint32_t)moved.bits];
         uint64_t keep = (1ull << DOD__WORLD_LOC_SHIFT) - 1; /* generation and archetype */
-        *s = (*s & keep) | ((uint64_t)b << a->shift | row) << DOD__WORLD_LOC_SHIFT;
+        *s = (*s & keep) | ((uint64_t)b << a->place.shift | row) << DOD__WORLD_LOC_SHIFT;
     }
     a->n_rows--;
     if (--a->tail == 0) {
@@ -87,7 +87,7 @@ static dod_status reserve_slow(dod_world *w, dod__world_arch *a, uint32_t n_slot
 {
     uint64_t *fresh = NULL;
     uint32_t fresh_cap = 0;
-    if (n_slots > w->n_free && w->n_slots + (uint64_t)(n_slots - w->n_free) > w->slot_cap) {
+    if (n_slots > w->n_free && w->head.n_slots + (uint64_t)(n_slots - w->n_free) > w->slot_cap) {
         dod_status st = dod__world_prepare_slots(w, n_slots, &fresh, &fresh_cap);
         if (st != DOD_OK)
             return st;
@@ -108,7 +108,7 @@ static dod_status reserve_slow(dod_world *w, dod__world_arch *a, uint32_t n_slot
 static inline dod_status reserve(dod_world *w, dod__world_arch *a, uint32_t n_slots,
                                  uint32_t n_rows)
 {
-    int slots_ok = n_slots <= w->n_free || w->n_slots + (uint64_t)n_slots <= w->slot_cap;
+    int slots_ok = n_slots <= w->n_free || w->head.n_slots + (uint64_t)n_slots <= w->slot_cap;
     if (slots_ok && a->n_rows + (uint64_t)n_rows <= a->rows_held)
         return DOD_OK;
     return reserve_slow(w, a, n_slots, n_rows);
@@ -131,7 +131,7 @@ dod_status dod_world_spawn(dod_world *w, uint32_t archetype, dod_entity *out)
         zero_cell(dod__world_cell(a, block, k, row), a->col_size[k]);
     dod_entity e = dod__world_handle(w, index, gen);
     dod__world_ids(block)[row] = e;
-    w->slots[index] = dod__world_slot_make(gen, archetype, loc);
+    w->head.slots[index] = dod__world_slot_make(gen, archetype, loc);
     *out = e;
     return DOD_OK;
 }
@@ -164,7 +164,7 @@ dod_status dod_world_spawn_n(dod_world *w, uint32_t archetype, uint32_t n, dod_e
             uint32_t index = take_slot(w, &gen);
             dod_entity e = dod__world_handle(w, index, gen);
             ids[i] = e;
-            w->slots[index] = dod__world_slot_make(gen, archetype, loc + i);
+            w->head.slots[index] = dod__world_slot_make(gen, archetype, loc + i);
             if (out)
                 out[done + i] = e;
         }
@@ -180,8 +180,8 @@ dod_status dod_world_despawn(dod_world *w, dod_entity e)
     DOD__REFUSE_IF(!s, DOD_E_NOT_FOUND);
     dod__world_arch *a = &w->arch[dod__world_slot_arch(*s)];
     uint64_t loc = dod__world_slot_loc(*s);
-    uint32_t row = (uint32_t)(loc & ((1ull << a->shift) - 1));
-    remove_row(w, a, (uint32_t)(loc >> a->shift), row);
+    uint32_t row = (uint32_t)(loc & ((1ull << a->place.shift) - 1));
+    remove_row(w, a, (uint32_t)(loc >> a->place.shift), row);
     release_slot(w, (uint32_t)e.bits);
     return DOD_OK;
 }
@@ -200,44 +200,32 @@ dod_status dod_world_move(dod_world *w, dod_entity e, uint32_t archetype)
     if (st != DOD_OK)
         return st;
     uint64_t src_loc = dod__world_slot_loc(*s);
-    uint32_t src_b = (uint32_t)(src_loc >> src->shift);
-    uint32_t src_row = (uint32_t)(src_loc & ((1ull << src->shift) - 1));
-    unsigned char *src_block = src->blocks[src_b];
+    uint32_t src_b = (uint32_t)(src_loc >> src->place.shift);
+    uint32_t src_row = (uint32_t)(src_loc & ((1ull << src->place.shift) - 1));
+    unsigned char *src_block = src->place.blocks[src_b];
     uint32_t row;
     unsigned char *block;
     uint64_t loc = push_row(dst, &block, &row);
-    /* Each column of the new archetype: the old one's column of that component (one byte of
-     * its component -> column map), or zeroes. */
+    /* Each column of the new archetype: the old one's column of that component (its field
+     * table, one entry per component), or zeroes. */
     for (uint32_t k = 0; k < dst->n_cols; ++k) {
         unsigned char *to = dod__world_cell(dst, block, k, row);
-        uint32_t from_col = src->col_of[dst->col_comp[k]];
-        if (from_col == DOD__WORLD_NO_COL)
+        const dod__world_field *f = &src->place.fields[dst->col_comp[k]];
+        if (f->size == 0)
             zero_cell(to, dst->col_size[k]);
         else
-            dod__table_copy_elem(to, dod__world_cell(src, src_block, from_col, src_row),
-                                 dst->col_size[k]);
+            dod__table_copy_elem(to, src_block + f->offset + (size_t)src_row * f->size, f->size);
     }
     dod__world_ids(block)[row] = e;
     remove_row(w, src, src_b, src_row);
     uint32_t index = (uint32_t)e.bits;
-    w->slots[index] = dod__world_slot_make(dod__world_slot_gen(w->slots[index]), archetype, loc);
+    w->head.slots[index] = dod__world_slot_make(dod__world_slot_gen(w->head.slots[index]), archetype, loc);
     return DOD_OK;
 }
 
-void *dod_world_get(const dod_world *w, dod_entity e, uint32_t component)
+void *(dod_world_get)(const dod_world *w, dod_entity e, uint32_t component)
 {
-    if (!w || component >= DOD_WORLD_MAX_COMPONENTS)
-        return NULL;
-    const uint64_t *s = dod__world_resolve(w, e);
-    if (!s)
-        return NULL;
-    const dod__world_arch *a = &w->arch[dod__world_slot_arch(*s)];
-    uint32_t col = a->col_of[component]; /* NO_COL for ids past n_components too */
-    if (col == DOD__WORLD_NO_COL)
-        return NULL;
-    uint64_t loc = dod__world_slot_loc(*s);
-    return dod__world_cell(a, a->blocks[loc >> a->shift], col,
-                           (uint32_t)(loc & ((1ull << a->shift) - 1)));
+    return dod__world_get(w, e, component);
 }
 
 int dod_world_alive(const dod_world *w, dod_entity e)

@@ -6,7 +6,8 @@
  *   bits 24..63  location: (block << arch.shift) | row in block   (alive)
  *                the next free slot, DOD__WORLD_NO_SLOT at the end  (free)
  * so a lookup is one load and a shift and mask, never a division. A fixed archetype has one
- * block and shift 32 (the location is the row). */
+ * block and shift 32 (the location is the row). The parts a lookup reads (the world's head,
+ * each archetype's place) are declared in dod/world.h for its inline dod_world_get. */
 #ifndef DOD_WORLD_INTERNAL_H
 #define DOD_WORLD_INTERNAL_H
 
@@ -20,23 +21,22 @@
 #define DOD__WORLD_LOC_BITS 40
 #define DOD__WORLD_MAX_SLOTS 0xFFFFFFFFu   /* handle indexes 0 .. 2^32 - 2 */
 #define DOD__WORLD_NO_SLOT UINT32_MAX      /* the free list's end */
-#define DOD__WORLD_NO_COL 0xFFu            /* col_of: the archetype lacks the component */
 #define DOD__WORLD_FIXED_SHIFT 32
 #define DOD__WORLD_BITSET_WORDS (DOD_WORLD_MAX_ARCHETYPES / 64)
 
 typedef struct dod__world_arch {
-    unsigned char **blocks;  /* n_blocks blocks; the first n_used hold rows, then one spare;
-                                &first_block until the list outgrows one entry */
+    dod__world_place place;  /* first (dod/world.h reads it): blocks, fields, shift. The block
+                                list has n_blocks blocks: n_used holding rows, then maybe one
+                                spare; it is &first_block until it outgrows one entry */
     uint32_t n_rows;         /* live rows */
     uint32_t rows_per_block; /* a fixed archetype: its capacity */
     uint32_t n_used;         /* blocks holding rows: ceil(n_rows / rows_per_block) */
     uint32_t tail;           /* rows in the last block holding rows; rows_per_block when
                                 there is none, so "tail is full" means "append a block" */
-    uint32_t shift;          /* location = block << shift | row */
     uint32_t n_cols;         /* components */
-    uint64_t rows_held;      /* n_blocks * rows_per_block: rows that fit without allocating */
     uint32_t n_blocks;       /* blocks allocated: n_used or n_used + 1 */
-    uint32_t blocks_cap;     /* entries of `blocks` */
+    uint64_t rows_held;      /* n_blocks * rows_per_block: rows that fit without allocating */
+    uint32_t blocks_cap;     /* entries of the block list */
     uint32_t max_blocks;     /* the memory cap (and the location bits) in blocks */
     int fixed;
     size_t block_bytes;      /* bytes of each block */
@@ -44,20 +44,16 @@ typedef struct dod__world_arch {
     uint64_t comp_bits[DOD_WORLD_MAX_COMPONENTS / 64];     /* the components it has */
     size_t col_off[DOD_WORLD_MAX_ARCHETYPE_COMPONENTS];    /* column k's offset in a block */
     size_t col_size[DOD_WORLD_MAX_ARCHETYPE_COMPONENTS];   /* column k's element size */
-    uint8_t col_of[DOD_WORLD_MAX_COMPONENTS];              /* component -> column or NO_COL */
     uint8_t col_comp[DOD_WORLD_MAX_ARCHETYPE_COMPONENTS];  /* column -> component */
 } dod__world_arch;
 
 struct dod_world {
-    uint64_t *slots;      /* the entity index */
-    uint32_t n_slots;     /* slots ever handed out (alive, free and retired) */
+    dod__world_head head; /* first (dod/world.h reads it): slots, n_slots, tag, n_components */
     uint32_t slot_cap;
-    uint32_t free_head;   /* most recently freed slot, UINT32_MAX when none */
+    uint32_t free_head;   /* most recently freed slot, DOD__WORLD_NO_SLOT when none */
     uint32_t n_free;      /* slots on the free list */
-    uint32_t tag;         /* 16 bits, placed in bits 48..63 of every handle */
-    uint32_t n_components;
     uint32_t n_archetypes;
-    size_t bytes;         /* of this allocation (world and archetypes) */
+    size_t bytes;         /* of this allocation (world, archetypes, field tables) */
     dod_allocator alloc;
     dod__world_arch *arch; /* n_archetypes, in the same allocation as the world */
 };
@@ -85,20 +81,14 @@ static inline uint64_t dod__world_slot_make(uint32_t gen, uint32_t arch, uint64_
 /* The slot of e when e is alive in w, else NULL. No writes: readers may call it. */
 static inline const uint64_t *dod__world_resolve(const dod_world *w, dod_entity e)
 {
-    uint32_t index = (uint32_t)e.bits;
-    uint32_t hi = (uint32_t)(e.bits >> 32);
-    if (index >= w->n_slots)
-        return NULL;
-    const uint64_t *s = &w->slots[index];
-    uint32_t want = w->tag << DOD__WORLD_GEN_BITS | dod__world_slot_gen(*s);
-    return ((hi ^ want) | (~hi & 1u)) == 0 ? s : NULL;
+    return dod__world_find(&w->head, e);
 }
 
 /* The handle of a live slot. */
 static inline dod_entity dod__world_handle(const dod_world *w, uint32_t index, uint32_t gen)
 {
     dod_entity e;
-    e.bits = (uint64_t)w->tag << 48 | (uint64_t)gen << 32 | index;
+    e.bits = (uint64_t)w->head.tag << 48 | (uint64_t)gen << 32 | index;
     return e;
 }
 

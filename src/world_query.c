@@ -5,7 +5,7 @@
 static dod_status add_bits(const dod_world *w, const uint32_t *ids, uint32_t n, uint64_t *bits)
 {
     for (uint32_t i = 0; i < n; ++i) {
-        DOD__REFUSE_IF(ids[i] >= w->n_components, DOD_E_RANGE);
+        DOD__REFUSE_IF(ids[i] >= w->head.n_components, DOD_E_RANGE);
         bits[ids[i] / 64] |= 1ull << (ids[i] % 64);
     }
     return DOD_OK;
@@ -34,7 +34,7 @@ dod_status dod_query_init(dod_query *q, const dod_world *w, const uint32_t *all,
         if (match)
             q->archetypes[i / 64] |= 1ull << (i % 64);
     }
-    q->tag = w->tag;
+    q->tag = w->head.tag;
     return DOD_OK;
 }
 
@@ -44,7 +44,7 @@ void dod_world_iter_init(dod_world_iter *it, const dod_world *w, const dod_query
         return;
     memset(it, 0, sizeof *it);
     it->archetype = UINT32_MAX; /* before the first */
-    if (!w || !q || q->tag != w->tag)
+    if (!w || !q || q->tag != w->head.tag)
         return;
     it->world = w;
     memcpy(it->matched, q->archetypes, sizeof it->matched);
@@ -56,7 +56,7 @@ static void enter(dod_world_iter *it, uint32_t i, uint32_t b)
     const dod__world_arch *a = &it->world->arch[i];
     it->archetype = i;
     it->block = b;
-    it->base = a->blocks[b];
+    it->base = a->place.blocks[b];
     it->n = dod__world_block_rows(a, b);
     it->entities = dod__world_ids(it->base);
 }
@@ -91,11 +91,10 @@ int dod_world_next(dod_world_iter *it)
 
 void *dod_world_field(const dod_world_iter *it, uint32_t component)
 {
-    if (!it || !it->base || component >= DOD_WORLD_MAX_COMPONENTS)
+    if (!it || !it->base || component >= it->world->head.n_components)
         return NULL;
-    const dod__world_arch *a = &it->world->arch[it->archetype];
-    uint32_t col = a->col_of[component];
-    return col == DOD__WORLD_NO_COL ? NULL : it->base + a->col_off[col];
+    const dod__world_field *f = &it->world->arch[it->archetype].place.fields[component];
+    return f->size ? it->base + f->offset : NULL;
 }
 
 uint32_t dod_world_block(const dod_world *w, uint32_t archetype, uint32_t block, void **columns)
@@ -103,7 +102,7 @@ uint32_t dod_world_block(const dod_world *w, uint32_t archetype, uint32_t block,
     if (!w || archetype >= w->n_archetypes || block >= w->arch[archetype].n_used)
         return 0;
     const dod__world_arch *a = &w->arch[archetype];
-    unsigned char *base = a->blocks[block];
+    unsigned char *base = a->place.blocks[block];
     if (columns) {
         columns[0] = base;
         for (uint32_t k = 0; k < a->n_cols; ++k)

@@ -42,7 +42,7 @@ static dod_entity setup(dod_world *w, op o)
         CHECK_OK(dod_world_spawn(w, 0, &e));
     for (uint32_t i = 0; i < FULL_LIST; ++i)
         CHECK_OK(dod_world_spawn(w, 1, &x));
-    CHECK(o == OP_MOVE || w->n_slots == w->slot_cap);
+    CHECK(o == OP_MOVE || w->head.n_slots == w->slot_cap);
     CHECK_EQ(w->arch[1].n_blocks, w->arch[1].blocks_cap);
     CHECK_EQ(w->arch[1].tail, ROWS);
     return e;

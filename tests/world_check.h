@@ -19,13 +19,13 @@ static inline uint64_t world_snap_mix(uint64_t h, const void *p, size_t n)
 static inline uint64_t world_snap(const dod_world *w)
 {
     uint64_t h = 0xCBF29CE484222325ull;
-    h = world_snap_mix(h, &w->n_slots, sizeof w->n_slots);
+    h = world_snap_mix(h, &w->head.n_slots, sizeof w->head.n_slots);
     h = world_snap_mix(h, &w->slot_cap, sizeof w->slot_cap);
     h = world_snap_mix(h, &w->free_head, sizeof w->free_head);
     h = world_snap_mix(h, &w->n_free, sizeof w->n_free);
-    h = world_snap_mix(h, &w->slots, sizeof w->slots);
-    if (w->n_slots)
-        h = world_snap_mix(h, w->slots, w->n_slots * sizeof *w->slots);
+    h = world_snap_mix(h, &w->head.slots, sizeof w->head.slots);
+    if (w->head.n_slots)
+        h = world_snap_mix(h, w->head.slots, w->head.n_slots * sizeof *w->head.slots);
     for (uint32_t i = 0; i < w->n_archetypes; ++i) {
         const dod__world_arch *a = &w->arch[i];
         h = world_snap_mix(h, &a->n_rows, sizeof a->n_rows);
@@ -34,13 +34,13 @@ static inline uint64_t world_snap(const dod_world *w)
         h = world_snap_mix(h, &a->n_blocks, sizeof a->n_blocks);
         h = world_snap_mix(h, &a->blocks_cap, sizeof a->blocks_cap);
         h = world_snap_mix(h, &a->rows_held, sizeof a->rows_held);
-        h = world_snap_mix(h, &a->blocks, sizeof a->blocks);
-        h = world_snap_mix(h, a->blocks, a->n_blocks * sizeof *a->blocks);
+        h = world_snap_mix(h, &a->place.blocks, sizeof a->place.blocks);
+        h = world_snap_mix(h, a->place.blocks, a->n_blocks * sizeof *a->place.blocks);
         for (uint32_t b = 0; b < a->n_used; ++b) {
             uint32_t n = dod__world_block_rows(a, b);
-            h = world_snap_mix(h, a->blocks[b], n * sizeof(dod_entity));
+            h = world_snap_mix(h, a->place.blocks[b], n * sizeof(dod_entity));
             for (uint32_t k = 0; k < a->n_cols; ++k)
-                h = world_snap_mix(h, a->blocks[b] + a->col_off[k], n * a->col_size[k]);
+                h = world_snap_mix(h, a->place.blocks[b] + a->col_off[k], n * a->col_size[k]);
         }
     }
     return h ^ dod_world_bytes(w);

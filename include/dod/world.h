@@ -149,7 +149,9 @@ DOD_API dod_status dod_world_move(dod_world *w, dod_entity e, uint32_t archetype
 
 /* Component `component` of e: a pointer into its column, valid until e is despawned or moved
  * or a despawn or move swaps another row into e's place. O(1), no hashing, no allocation.
- * NULL when w is NULL, e is not alive in w, or its archetype has no such component. */
+ * NULL when w is NULL, e is not alive in w, or its archetype has no such component.
+ * A macro below makes calls inline (a handful of loads, no call); (dod_world_get)(...) or
+ * &dod_world_get reach the library's function, which does the same. */
 DOD_API void *dod_world_get(const dod_world *w, dod_entity e, uint32_t component);
 
 /* 1 when e is alive in w, else 0 (also for NULL). */
@@ -215,6 +217,64 @@ DOD_API int dod_world_next(dod_world_iter *it);
 /* The current block's column of `component`: n elements, 64-byte aligned. O(1). NULL when it
  * is NULL, not on a block, or the archetype has no such component. */
 DOD_API void *dod_world_field(const dod_world_iter *it, uint32_t component);
+
+/* Private, for the inline lookups below; the layout may change in any release.
+ * Every dod_world starts with a dod__world_head, every archetype with a dod__world_place. */
+typedef struct dod__world_field { /* where a component lives in an archetype's blocks */
+    size_t offset;                /* of its column from the block's start */
+    size_t size;                  /* of an element; 0: the archetype lacks the component */
+} dod__world_field;
+
+typedef struct dod__world_place {
+    unsigned char **blocks;         /* the archetype's blocks */
+    const dod__world_field *fields; /* one per component of the world */
+    uint32_t shift;                 /* a location is block << shift | row in block */
+} dod__world_place;
+
+typedef struct dod__world_head {
+    uint64_t *slots;       /* the entity index: generation 16 bits, archetype 8, location 40 */
+    uint32_t n_slots;      /* slots ever handed out */
+    uint32_t tag;          /* the world's 16-bit tag */
+    uint32_t n_components;
+    size_t arch_stride;    /* bytes from one archetype to the next */
+    unsigned char *archs;  /* the first archetype */
+} dod__world_head;
+
+/* The slot of e when e is alive in the world of h, else NULL. */
+static inline const uint64_t *dod__world_find(const dod__world_head *h, dod_entity e)
+{
+    uint32_t index = (uint32_t)e.bits, hi = (uint32_t)(e.bits >> 32);
+    if (index >= h->n_slots)
+        return NULL;
+    const uint64_t *s = &h->slots[index];
+    uint32_t want = h->tag << 16 | (uint32_t)(*s & 0xFFFFu);
+    return ((hi ^ want) | (~hi & 1u)) == 0 ? s : NULL; /* generation and tag, and odd */
+}
+
+static inline const dod__world_place *dod__world_place_of(const dod__world_head *h, uint64_t slot)
+{
+    size_t arch = (size_t)(slot >> 16) & 0xFFu;
+    return (const dod__world_place *)(const void *)(h->archs + arch * h->arch_stride);
+}
+
+static inline void *dod__world_get(const dod_world *w, dod_entity e, uint32_t component)
+{
+    const dod__world_head *h = (const dod__world_head *)(const void *)w;
+    if (!w || component >= h->n_components)
+        return NULL;
+    const uint64_t *s = dod__world_find(h, e);
+    if (!s)
+        return NULL;
+    const dod__world_place *p = dod__world_place_of(h, *s);
+    const dod__world_field *f = &p->fields[component];
+    if (f->size == 0)
+        return NULL;
+    uint64_t loc = *s >> 24;
+    size_t row = (size_t)(loc & ((1ull << p->shift) - 1));
+    return p->blocks[(size_t)(loc >> p->shift)] + f->offset + row * f->size;
+}
+
+#define dod_world_get(w, e, component) dod__world_get((w), (e), (component))
 
 #ifdef __cplusplus
 }
