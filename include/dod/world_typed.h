@@ -69,8 +69,9 @@
 /* Callbacks for component lists (X(name)) and archetype lists (A(name, F, cap)). */
 #define DOD__W_CHAR(name) char name;
 #define DOD__W_ACHAR(name, F, cap) char name;
-#define DOD__W_MEMBER(name) DOD__W_T(name) name;
-#define DOD__W_PTR(name) DOD__W_T(name) *name;
+/* A member's name cannot be parenthesised, hence the NOLINTs. */
+#define DOD__W_MEMBER(name) DOD__W_T(name) name;   /* NOLINT(bugprone-macro-parentheses) */
+#define DOD__W_PTR(name) DOD__W_T(name) *name;     /* NOLINT(bugprone-macro-parentheses) */
 #define DOD__W_CID_LOCAL(name) (uint32_t)offsetof(dod__w_cidx, name),
 #define DOD__W_CDESC(name) { #name, sizeof(DOD__W_T(name)), DOD__W_ALIGNOF(DOD__W_T(name)) },
 #define DOD__W_ACOMPS(name, F, cap)                                                            \
