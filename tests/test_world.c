@@ -17,14 +17,7 @@ static const uint32_t POS_HP_BIG[] = { C_POS, C_HP, C_BIG };
 static dod_world_desc desc_of(const dod_archetype_desc *archs, uint32_t n,
                               const dod_allocator *alloc)
 {
-    dod_world_desc d;
-    memset(&d, 0, sizeof d);
-    d.components = COMPS;
-    d.n_components = N_COMPS;
-    d.archetypes = archs;
-    d.n_archetypes = n;
-    d.alloc = alloc;
-    return d;
+    return world_desc_of(COMPS, N_COMPS, archs, n, alloc);
 }
 
 static dod_archetype_desc arch(const uint32_t *comps, uint32_t n, uint32_t capacity,

@@ -21,14 +21,7 @@ static const dod_archetype_desc ARCHS[4] = {
 
 static dod_world_desc desc_with(const dod_allocator *alloc)
 {
-    dod_world_desc d;
-    memset(&d, 0, sizeof d);
-    d.components = COMPS;
-    d.n_components = N_COMPS;
-    d.archetypes = ARCHS;
-    d.n_archetypes = 4;
-    d.alloc = alloc;
-    return d;
+    return world_desc_of(COMPS, N_COMPS, ARCHS, 4, alloc);
 }
 
 typedef enum op { OP_SPAWN, OP_SPAWN_N, OP_MOVE } op;

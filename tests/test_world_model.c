@@ -271,12 +271,7 @@ static void step_once(dod_world *w, model *m, test_rng *rng)
 
 static void run(uint64_t seed, uint32_t steps)
 {
-    dod_world_desc d;
-    memset(&d, 0, sizeof d);
-    d.components = COMPS;
-    d.n_components = N_COMPS;
-    d.archetypes = ARCHS;
-    d.n_archetypes = N_ARCHS;
+    dod_world_desc d = world_desc_of(COMPS, N_COMPS, ARCHS, N_ARCHS, NULL);
     dod_world *w;
     CHECK_OK(dod_world_create(&w, &d));
     model m;

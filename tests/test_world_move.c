@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
+#include "world_check.h"
 
 enum { C_POS, C_VEL, C_HP, C_BIG, N_COMPS };
 static const dod_component_desc COMPS[N_COMPS] = {
@@ -16,12 +17,7 @@ static const dod_archetype_desc ARCHS[4] = {
 
 static dod_world *make(void)
 {
-    dod_world_desc d;
-    memset(&d, 0, sizeof d);
-    d.components = COMPS;
-    d.n_components = N_COMPS;
-    d.archetypes = ARCHS;
-    d.n_archetypes = 4;
+    dod_world_desc d = world_desc_of(COMPS, N_COMPS, ARCHS, 4, NULL);
     dod_world *w = NULL;
     CHECK_OK(dod_world_create(&w, &d));
     return w;

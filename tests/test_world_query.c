@@ -3,6 +3,7 @@
 #include <dod/world.h>
 #include <string.h>
 #include "check.h"
+#include "world_check.h"
 
 enum { C_A, C_B, C_C, C_D, N_COMPS };
 static const dod_component_desc COMPS[N_COMPS] = {
@@ -18,12 +19,7 @@ static const dod_archetype_desc ARCHS[N_ARCHS] = {
 
 static dod_world *make(void)
 {
-    dod_world_desc d;
-    memset(&d, 0, sizeof d);
-    d.components = COMPS;
-    d.n_components = N_COMPS;
-    d.archetypes = ARCHS;
-    d.n_archetypes = N_ARCHS;
+    dod_world_desc d = world_desc_of(COMPS, N_COMPS, ARCHS, N_ARCHS, NULL);
     dod_world *w = NULL;
     CHECK_OK(dod_world_create(&w, &d));
     return w;

@@ -46,6 +46,21 @@ static inline uint64_t world_snap(const dod_world *w)
     return h ^ dod_world_bytes(w);
 }
 
+/* A desc of these components and archetypes. */
+static inline dod_world_desc world_desc_of(const dod_component_desc *comps, uint32_t n_comps,
+                                           const dod_archetype_desc *archs, uint32_t n_archs,
+                                           const dod_allocator *alloc)
+{
+    dod_world_desc d;
+    memset(&d, 0, sizeof d);
+    d.components = comps;
+    d.n_components = n_comps;
+    d.archetypes = archs;
+    d.n_archetypes = n_archs;
+    d.alloc = alloc;
+    return d;
+}
+
 /* The rows of a chunked block of block_bytes holding components of these sizes, by brute
  * force from the contract: the most rows for which the ids and every column, each starting
  * on a 64-byte line, fit; rounded down to a multiple of 16 when that is 16 or more. */
