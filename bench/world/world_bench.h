@@ -1,0 +1,67 @@
+/* bench_world: the world (dod/world.h) against the seed's OOP baseline and a raw SoA floor,
+ * then the common ECS benchmark scenarios. What the suite's C files share. */
+#ifndef WORLD_BENCH_H
+#define WORLD_BENCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "bench.h"
+
+/* ---- components, at global scope as the typed layer asks ---- */
+typedef struct position { float x, y; } position;
+typedef struct movement { float x, y; } movement; /* the seed's name for a velocity */
+typedef struct hitbox { float x, y, w, h; } hitbox;
+typedef struct buffs { uint32_t id[4]; float left[4]; } buffs; /* the seed's std::array<Buff, 4> */
+typedef struct velocity { float x, y; } velocity;
+typedef struct data { float v[12]; } data; /* ecs_benchmark's 48-byte component */
+
+/* ---- kernels.c: the loops every contender calls, so a comparison measures only the loop
+ * around them (blocks, a query, a plain array) ---- */
+void step_move(uint32_t n, position *restrict p, const movement *restrict m); /* p += m */
+void step_iterate(uint32_t n, position *restrict p, const velocity *restrict v, float dt);
+void step_double(uint32_t n, data *restrict d); /* every float of d doubled */
+
+/* ---- raw.c: the seed's population, N entities in the mix 4:2:1 (A:B:C) ---- */
+enum { SEED_A, SEED_B, SEED_C, SEED_TYPES };
+typedef struct seed_population {
+    size_t n, count[SEED_TYPES];
+    uint8_t *order;                /* the n types in the shuffled creation order */
+    position *pos[SEED_TYPES];     /* plain arrays per type: the k-th entity of the type */
+    movement *mov[SEED_TYPES];     /* NULL for C, which has no movement */
+} seed_population;
+void seed_population_init(seed_population *s, size_t n);
+void seed_population_free(seed_population *s);
+void raw_update(seed_population *s); /* the raw floor: one step_move per type, in place */
+
+#define WB_64K ((size_t)1 << 16)
+#define WB_1M ((size_t)1 << 20)
+
+/* ---- harness.c: alternation, statistics, printing, JSON lines, verdicts ---- */
+#define WB_MAX_PASSES 15
+typedef void (*wb_run_fn)(void *ctx, int variant);
+/* Runs variants 0..n_variants-1 once per pass, starting one later each pass so no variant
+ * always follows the same neighbour; t[v][p] is variant v's time in pass p, in ms. prepare
+ * (NULL: none) runs untimed before each run. */
+void wb_alternate(int n_variants, int passes, wb_run_fn prepare, wb_run_fn run, void *ctx,
+                  double t[][WB_MAX_PASSES]);
+/* Prints and records ns per entity (ms / per), min and median over the passes; returns the
+ * min. n is the size of the case, per the number of entities a pass handled. */
+double wb_emit(const char *op, const char *variant, size_t n, double per, const double *ms,
+               int passes);
+void wb_emit_bytes(const char *variant, size_t n, double bytes_per_entity);
+/* A target: PASS when value <= bound (at_least 0) or value >= bound (at_least 1), else MISS.
+ * A miss is printed and recorded; it does not fail the program. */
+void wb_target(const char *what, size_t n, double value, int at_least, double bound);
+void wb_require(int ok, const char *what); /* a wrong result: the program exits 1 */
+void wb_open(void);
+int wb_close(void); /* 1 when a result check failed */
+void *wb_alloc(size_t bytes);                 /* 64-byte aligned; exits when out of memory */
+void wb_free(void *p, size_t bytes);
+void wb_check(dod_status st, const char *what); /* exits when a world call fails */
+
+/* ---- the suites ---- */
+void seed_update_bench(size_t n, int passes);       /* seed_update.c */
+void scenarios_bench(size_t n, int passes, int targets); /* scenarios.c */
+void frag_bench(int passes);                         /* frag.c */
+
+#endif
