@@ -1,12 +1,13 @@
 # Turns the C blocks of README.md into one translation unit that test_headers compiles with the
 # project's warnings, so the README's taste of the API cannot drift from the headers.
 # Lines that belong at file scope (#include, #define and its continuations, typedef, the typed
-# X-macro declarations) go first; the rest of each block becomes the body of a function whose
+# X-macro declarations, a `static` function up to its closing `}` at column 0) go first; the rest of each block becomes the body of a function whose
 # parameters are the free names the README leaves to the reader's game.
 #   cmake -DREADME=... -DOUT=... -P readme_taste.cmake
 file(STRINGS ${README} lines)
 set(in_block 0)
 set(continued 0)
+set(in_function 0)
 set(file_scope "")
 set(bodies "")
 set(body "")
@@ -22,7 +23,15 @@ foreach(line IN LISTS lines)
                          "void dod_readme_block_${n}(DOD_README_PARAMS)\n{\n    DOD_README_UNUSED;\n"
                          "${body}}\n\n")
   elseif(in_block)
-    if(continued OR line MATCHES "^(#|typedef |DOD_WORLD|DOD_TABLE_TYPED)")
+    if(in_function)
+      string(APPEND file_scope "${line}\n")
+      if(line STREQUAL "}")
+        set(in_function 0)
+      endif()
+    elseif(line MATCHES "^static ")
+      string(APPEND file_scope "${line}\n")
+      set(in_function 1)
+    elseif(continued OR line MATCHES "^(#|typedef |DOD_WORLD|DOD_TABLE_TYPED)")
       string(APPEND file_scope "${line}\n")
       if(line MATCHES "\\\\$")
         set(continued 1)
