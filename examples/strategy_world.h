@@ -60,11 +60,6 @@ static inline uint32_t world_cell(const world *w, uint32_t x, uint32_t y)
     return (y % w->size.height) * w->size.width + x % w->size.width;
 }
 
-static inline int world_is_diagonal_step(const world *w, uint32_t from, uint32_t to)
-{
-    return from % w->size.width != to % w->size.width && from / w->size.width != to / w->size.width;
-}
-
 /* Every (cell, neighbour) pair of the grid into src / dst; returns how many. */
 static inline uint32_t world_grid_edges(const world *w, uint32_t *src, uint32_t *dst)
 {
@@ -95,11 +90,13 @@ static inline dod_status world_build_map(world *w)
         d.n_items = world_grid_edges(w, src, dst);
         st = dod_csr_build_desc(&w->adjacency, &d);
     }
+    uint32_t width = w->size.width;
     for (uint32_t c = 0; st == DOD_OK && c < world_cells(w); ++c)
         for (uint32_t k = w->adjacency.offsets[c]; k < w->adjacency.offsets[c + 1]; ++k) {
             uint32_t to = w->adjacency.items[k];
             float terrain = 1.0f + (float)(world_dice(to) % 4);
-            w->step_cost[k] = world_is_diagonal_step(w, c, to) ? 1.5f * terrain : terrain;
+            int diagonal = to % width != c % width && to / width != c / width;
+            w->step_cost[k] = diagonal ? 1.5f * terrain : terrain;
         }
     free(src);
     free(dst);
@@ -278,10 +275,11 @@ static inline world_march_order world_order_march(const world *w, const world_fr
                                                   uint64_t seed)
 {
     uint32_t army = (uint32_t)(world_dice(seed) % w->size.armies), width = w->size.width;
-    uint32_t first = *dod_csr_row_begin(&f->by_army, army); /* armies never empty */
+    uint32_t first = *dod_csr_row_begin(&f->by_army, army); /* armies are never empty */
     uint32_t from = regiment_columns(&f->regiments).location[first];
     uint64_t r = world_dice(seed + 1);
-    long x = (long)(from % width) + (long)(r % 97) - 48, y = (long)(from / width) + (long)((r >> 16) % 97) - 48;
+    long x = (long)(from % width) + (long)(r % 97) - 48;
+    long y = (long)(from / width) + (long)((r >> 16) % 97) - 48;
     x = x < 0 ? 0 : x >= (long)width ? (long)width - 1 : x;
     y = y < 0 ? 0 : y >= (long)w->size.height ? (long)w->size.height - 1 : y;
     return (world_march_order){ w, f, from, (uint32_t)y * width + (uint32_t)x };

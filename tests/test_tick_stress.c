@@ -114,7 +114,8 @@ static void check_armies(reader *r, const world_frame *f)
     r->bad[CALLS] += world_army_report(f, r->strength, r->morale) != DOD_OK;
     for (uint32_t a = 0; a < r->s->world.size.armies; ++a) {
         float health = 0.0f, mood = 0.0f;
-        for (const uint32_t *it = dod_csr_row_begin(&f->by_army, a); it != dod_csr_row_end(&f->by_army, a); ++it) {
+        const uint32_t *it = dod_csr_row_begin(&f->by_army, a);
+        for (; it != dod_csr_row_end(&f->by_army, a); ++it) {
             health += c.health[*it];
             mood += c.mood[*it];
         }

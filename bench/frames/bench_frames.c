@@ -81,8 +81,10 @@ static int timed_jobs(tick_bench *b, double *ms)
     }
     double t2 = bench_now_ms();
     float health;
-    for (uint32_t k = 0; k < 256; ++k)
-        bench_sink += world_muster(f, (uint32_t)(world_dice(f->tick * 256 + k) % world_cells(&b->world)), &health);
+    for (uint32_t k = 0; k < 256; ++k) {
+        uint64_t cell = world_dice(f->tick * 256 + k) % world_cells(&b->world);
+        bench_sink += world_muster(f, (uint32_t)cell, &health);
+    }
     double t3 = bench_now_ms();
     ms[PH_AI] = t1 - t0;
     ms[PH_PATH] = t2 - t1;
