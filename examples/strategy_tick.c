@@ -172,7 +172,7 @@ static dod_status setup(game *g)
     dod_status st = world_create(&g->world, size, POOL_THREADS);
     if (st != DOD_OK)
         return st;
-    regiment_row general = { world_cell(&g->world, 64, 64), 0, 1.0f, 1.0f, 1.0f };
+    regiment_row general = { world_cell(&g->world, 64, 64), 0, 1.0f, 1.0f };
     st = regiment_push(&g->world.regiments, &general, &g->general);
     if (st == DOD_OK)
         st = world_ring_create(&g->ring, &g->world, WORKERS + 2);

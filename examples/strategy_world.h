@@ -14,8 +14,7 @@
 /* One regiment. Group 0 (location, army) is what the indexes are built from; group 1 is what
  * the jobs read. */
 #define REGIMENT(X)                                                                            \
-    X(uint32_t, location, 0) X(uint32_t, army, 0) X(float, health, 1) X(float, mood, 1)        \
-    X(float, speed, 1)
+    X(uint32_t, location, 0) X(uint32_t, army, 0) X(float, health, 1) X(float, mood, 1)
 DOD_TABLE_TYPED(regiment, REGIMENT)
 
 typedef struct world_size {
@@ -118,8 +117,7 @@ static inline dod_status world_spawn(world *w)
         uint32_t x = (uint32_t)(home % s->width + r % side);
         uint32_t y = (uint32_t)((home >> 32) % s->height + (r >> 8) % side);
         regiment_row row = { world_cell(w, x, y), army, (float)((r >> 16) % 1000) / 1000.0f,
-                             (float)((r >> 32) % 1000) / 1000.0f,
-                             0.5f + (float)((r >> 48) % 100) / 100.0f };
+                             (float)((r >> 32) % 1000) / 1000.0f };
         regiment_handle h;
         st = regiment_push(&w->regiments, &row, &h);
     }
@@ -205,18 +203,22 @@ typedef struct world_ring {
     uint32_t n_slots;
 } world_ring;
 
+/* Release everything; a second call, or a call after a failed world_ring_create, does nothing. */
 static inline void world_ring_destroy(world_ring *r)
 {
     dod_frames_destroy(r->frames);
+    r->frames = NULL;
     for (uint32_t s = 0; s < r->n_slots; ++s) {
         dod_table_free(&r->slot[s].regiments);
         dod_csr_free(&r->slot[s].by_location);
         dod_csr_free(&r->slot[s].by_army);
     }
+    r->n_slots = 0;
 }
 
-/* Every slot is filled once here, so that allocation and first-touch page faults happen
- * before the first tick; from then on a tick allocates nothing. */
+/* n_slots frames of the world (at most DOD_FRAME_MAX_SLOTS). Each slot is filled once here,
+ * so that allocation and first-touch page faults happen before the first tick; from then on
+ * a tick allocates nothing. On failure everything is released. */
 static inline dod_status world_ring_create(world_ring *r, world *w, uint32_t n_slots)
 {
     void *payload[DOD_FRAME_MAX_SLOTS];

@@ -39,7 +39,8 @@ typedef struct tick_bench {
     float *strength, *morale;  /* the AI job's */
 } tick_bench;
 
-/* The main thread's share of tick t, each phase timed into ms[]. */
+/* The main thread's share of tick t, each phase timed into ms[] (world_fill_frame's steps,
+ * taken one by one to time them). */
 static int timed_tick(tick_bench *b, uint64_t t, double *ms)
 {
     double t0 = bench_now_ms();
@@ -54,8 +55,10 @@ static int timed_tick(tick_bench *b, uint64_t t, double *ms)
     ok = ok && world_build_indexes(&b->world, f) == DOD_OK;
     f->tick = next.seq;
     double t3 = bench_now_ms();
-    ok = ok ? dod_frames_publish(b->ring.frames, &next) == DOD_OK
-            : (dod_frames_cancel(b->ring.frames, &next), 0);
+    if (ok)
+        ok = dod_frames_publish(b->ring.frames, &next) == DOD_OK;
+    else
+        dod_frames_cancel(b->ring.frames, &next);
     double t4 = bench_now_ms();
     ms[PH_MOVE] = t1 - t0;
     ms[PH_COPY] = t2 - t1;
