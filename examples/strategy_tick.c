@@ -197,7 +197,7 @@ int main(void)
     }
     atomic_store(&g.finished, 1); /* the workers finish the latest frame, then leave */
     int failed = st != DOD_OK;
-    printf("strategy_tick: %u ticks of a %u x %u map, %u regiments in %u armies\n", TICKS,
+    printf("strategy_tick: %d ticks of a %u x %u map, %u regiments in %u armies\n", TICKS,
            g.world.size.width, g.world.size.height, dod_table_count(&g.world.regiments),
            g.world.size.armies);
     for (uint32_t i = 0; i < started; ++i) {
