@@ -1,7 +1,11 @@
 /* bench_frames: the seed's snapshot complaint, measured.
  *
- * 1. Runs examples/strategy_tick in quick mode and appends its per-tick figures (move, table
- *    copy, index rebuild, publish, AI / path / UI worker times) to bench/results/frames.jsonl.
+ * 1. The strategy tick (examples/strategy_tick.c's loop on the world of
+ *    examples/strategy_world.h), phase by phase: the main thread's march, table copy, index
+ *    rebuild (both indexes, on the pool) and publish; then, on the frame just published, each
+ *    worker's job in turn on this thread: AI (every army's strength and morale), path (4
+ *    routes), UI (who stands in 256 cells). Prints min / median over the ticks and appends one
+ *    JSON line per tick to bench/results/frames.jsonl.
  * 2. Alternating in one process, the snapshot the naive game took (a deep copy of the
  *    vector-of-vectors index, here an array of {ptr, len, cap} growable lists, under a
  *    pthread mutex) against handing out a dod frame: begin + publish when the index is built
@@ -19,10 +23,129 @@
 #include <time.h>
 #include "bench.h"
 #include "regiments.h"
+#include "../../examples/strategy_world.h"
 
-int strategy_tick_main(int argc, char **argv, FILE *jsonl);
+/* ---- 1. the tick ---- */
+enum { PH_MOVE, PH_COPY, PH_REBUILD, PH_PUBLISH, PH_AI, PH_PATH, PH_UI, N_PHASES };
+enum { MAX_TICKS = 16, POOL_THREADS = 3 };
+/* the JSON keys, and the units: publish, far below a millisecond, in microseconds */
+static const char *const phase_key[N_PHASES] = { "move_ms", "copy_ms", "rebuild_ms", "publish_us",
+                                                 "AI_ms", "path_ms", "UI_ms" };
 
-/* ---- the naive index: one growable list per location ---- */
+typedef struct tick_bench {
+    world world;
+    world_ring ring;
+    dod_graph_scratch scratch; /* the path job's */
+    float *strength, *morale;  /* the AI job's */
+} tick_bench;
+
+/* The main thread's share of tick t, each phase timed into ms[] (world_fill_frame's steps,
+ * taken one by one to time them). */
+static int timed_tick(tick_bench *b, uint64_t t, double *ms)
+{
+    double t0 = bench_now_ms();
+    world_march(&b->world, t, 16);
+    double t1 = bench_now_ms();
+    dod_frame next = { 0 };
+    if (dod_frames_begin(b->ring.frames, &next) != DOD_OK)
+        return 0;
+    world_frame *f = (world_frame *)next.data;
+    int ok = dod_table_copy(&f->regiments, &b->world.regiments) == DOD_OK;
+    double t2 = bench_now_ms();
+    ok = ok && world_build_indexes(&b->world, f) == DOD_OK;
+    f->tick = next.seq;
+    double t3 = bench_now_ms();
+    if (ok)
+        ok = dod_frames_publish(b->ring.frames, &next) == DOD_OK;
+    else
+        dod_frames_cancel(b->ring.frames, &next);
+    double t4 = bench_now_ms();
+    ms[PH_MOVE] = t1 - t0;
+    ms[PH_COPY] = t2 - t1;
+    ms[PH_REBUILD] = t3 - t2;
+    ms[PH_PUBLISH] = (t4 - t3) * 1e3;
+    return ok;
+}
+
+/* The workers' jobs on the latest frame, one after another, each timed into ms[]. */
+static int timed_jobs(tick_bench *b, double *ms)
+{
+    dod_frame held = { 0 };
+    if (dod_frames_acquire(b->ring.frames, &held) != DOD_OK)
+        return 0;
+    const world_frame *f = (const world_frame *)held.data;
+    double t0 = bench_now_ms();
+    int ok = world_army_report(f, b->strength, b->morale) == DOD_OK;
+    double t1 = bench_now_ms();
+    for (uint32_t k = 0; k < 4; ++k) {
+        world_march_order order = world_order_march(&b->world, f, f->tick * 4 + k);
+        dod_graph_route route;
+        ok &= world_route(&order, &b->scratch, &route) == DOD_OK;
+    }
+    double t2 = bench_now_ms();
+    float health;
+    for (uint32_t k = 0; k < 256; ++k) {
+        uint64_t cell = world_dice(f->tick * 256 + k) % world_cells(&b->world);
+        bench_sink += world_muster(f, (uint32_t)cell, &health);
+    }
+    double t3 = bench_now_ms();
+    ms[PH_AI] = t1 - t0;
+    ms[PH_PATH] = t2 - t1;
+    ms[PH_UI] = t3 - t2;
+    return (dod_frames_release(b->ring.frames, &held) == DOD_OK) & ok;
+}
+
+static void tick_report(FILE *out, const world_size *size, uint32_t ticks,
+                        double ms[][N_PHASES])
+{
+    printf("strategy tick: %u x %u map, %u regiments in %u armies, rebuild on %u threads "
+           "(%u ticks):\n", size->width, size->height, size->regiments, size->armies,
+           (unsigned)POOL_THREADS, ticks);
+    printf("  %-10s %10s %10s\n", "phase", "min", "median");
+    for (int p = 0; p < N_PHASES; ++p) {
+        double v[MAX_TICKS];
+        for (uint32_t t = 0; t < ticks; ++t)
+            v[t] = ms[t][p];
+        printf("  %-10s %10.3f %10.3f\n", phase_key[p], bench_min(v, (int)ticks),
+               bench_median(v, (int)ticks));
+    }
+    for (uint32_t t = 0; t < ticks; ++t) {
+        fprintf(out, "{\"bench\":\"frames\",\"case\":\"tick\",\"tick\":%u,\"locations\":%u,"
+                "\"regiments\":%u,\"armies\":%u,\"threads\":%u", t + 1,
+                size->width * size->height, size->regiments, size->armies, (unsigned)POOL_THREADS);
+        for (int p = 0; p < N_PHASES; ++p)
+            fprintf(out, ",\"%s\":%.4f", phase_key[p], ms[t][p]);
+        fprintf(out, "}\n");
+    }
+}
+
+/* Returns 0 when something failed. */
+static int bench_tick(FILE *out, int quick)
+{
+    const uint32_t side = quick ? 256 : 1024, ticks = quick ? 12 : MAX_TICKS;
+    const world_size size = { side, side, 6 * side * side, side };
+    static tick_bench b; /* static: its frame ring is too big for some stacks */
+    double ms[MAX_TICKS][N_PHASES];
+    int ok = world_create(&b.world, size, POOL_THREADS) == DOD_OK &&
+             world_ring_create(&b.ring, &b.world, 3) == DOD_OK;
+    dod_graph_scratch_init(&b.scratch, NULL);
+    b.strength = (float *)malloc(size.armies * sizeof(float));
+    b.morale = (float *)malloc(size.armies * sizeof(float));
+    ok = ok && b.strength && b.morale &&
+         dod_graph_scratch_reserve(&b.scratch, world_cells(&b.world)) == DOD_OK;
+    for (uint32_t t = 0; ok && t < ticks; ++t)
+        ok = timed_tick(&b, t + 1, ms[t]) && timed_jobs(&b, ms[t]);
+    if (ok)
+        tick_report(out, &size, ticks, ms);
+    dod_graph_scratch_free(&b.scratch);
+    free(b.strength);
+    free(b.morale);
+    world_ring_destroy(&b.ring);
+    world_destroy(&b.world);
+    return ok;
+}
+
+/* ---- 2. snapshot: the naive index, one growable list per location ---- */
 typedef struct list {
     uint32_t *ptr;
     uint32_t len, cap;
@@ -117,28 +240,19 @@ static void *reader_main(void *p)
     return NULL;
 }
 
-int main(void)
+/* Returns 0 when something failed. */
+static int bench_snapshot(FILE *out, int quick)
 {
-    int quick = bench_quick();
-    FILE *out = bench_results_open("frames");
-    if (!out)
-        return 1;
-
-    /* 1. the tick */
-    char *tick_argv[] = { (char *)"strategy_tick", (char *)"--quick", NULL };
-    int tick_rc = strategy_tick_main(2, tick_argv, out);
-
-    /* 2. snapshot: deep copy against publish */
     const uint32_t n_rows = quick ? 1u << 16 : 1u << 20, n_items = quick ? 6u << 16 : 6u << 20;
     const int reps = quick ? 5 : 9;
     Regiment *regs = (Regiment *)malloc((size_t)n_items * sizeof(Regiment));
     list *live = (list *)calloc(n_rows, sizeof(list));
     if (!regs || !live)
-        return 1;
+        return 0;
     regiments_generate(regs, n_items, n_rows, DIST_LONGTAIL);
     for (uint32_t i = 0; i < n_items; ++i)
         if (!naive_push(&live[regs[i].location], i))
-            return 1;
+            return 0;
     pthread_mutex_t mutex = PTHREAD_MUTEX_INITIALIZER;
 
     dod_csr index;
@@ -155,7 +269,7 @@ int main(void)
     }
     if (failed) {
         fprintf(stderr, "bench_frames: setup failed\n");
-        return 1;
+        return 0;
     }
 
     readers rd;
@@ -166,7 +280,7 @@ int main(void)
     reader_arg args[2] = { { &rd, 0 }, { &rd, 1 } };
     for (int i = 0; i < 2; ++i)
         if (pthread_create(&th[i], NULL, reader_main, &args[i]) != 0)
-            return 1;
+            return 0;
 
     double deep[16], publish[16], copy_publish[16];
     for (int rep = 0; rep < reps && !failed; ++rep) {
@@ -225,15 +339,24 @@ int main(void)
             "\"acquires\":%ld,\"acquire_max_ns\":%.0f,\"acquires_over_1us\":%ld}\n",
             n_rows, n_items, reps, deep_med, pub_med, copy_med, ratio, copy_ratio,
             ratio <= 0.05 ? "true" : "false", acquires, max_ns, over);
-    fclose(out);
 
     dod_frames_destroy(frames);
     dod_csr_free(&index);
     naive_free(live, n_rows);
     free(regs);
-    if (tick_rc != 0 || failed) {
-        fprintf(stderr, "bench_frames: %s\n", failed ? "a frame operation failed" : "the tick's checks failed");
+    return !failed;
+}
+
+int main(void)
+{
+    int quick = bench_quick();
+    FILE *out = bench_results_open("frames");
+    if (!out)
         return 1;
-    }
-    return 0;
+    int ok = bench_tick(out, quick);
+    ok &= bench_snapshot(out, quick);
+    fclose(out);
+    if (!ok)
+        fprintf(stderr, "bench_frames: a dod call failed\n");
+    return !ok;
 }
