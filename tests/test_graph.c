@@ -173,24 +173,31 @@ static void test_flood_property(void)
     dod_graph_scratch_free(&s);
 }
 
-/* Reference shortest paths: Bellman-Ford over the edge list (float sums along the path). */
-static void ref_dist(const graph *g, uint32_t source, const refuse *filter, float *dist)
+/* Reference shortest paths: Bellman-Ford over the edge list (float sums along the path).
+ * The candidate is stored to a float before it is compared: where float expressions are
+ * evaluated wider than float (FLT_EVAL_METHOD 2 on i686's x87, 1 on s390x in ISO C mode),
+ * comparing the wide sum but storing the rounded one "improved" dist[b] forever. With weights
+ * >= 0, n passes settle every distance, so the loop is bounded too: 0 when they did not. */
+static int ref_dist(const graph *g, uint32_t source, const refuse *filter, float *dist)
 {
     for (uint32_t v = 0; v < g->n; ++v)
         dist[v] = INFINITY;
     dist[source] = 0.0f;
-    for (int changed = 1; changed;) {
+    int changed = 1;
+    for (uint32_t pass = 0; changed && pass <= g->n; ++pass) {
         changed = 0;
         for (uint32_t e = 0; e < g->m; ++e) {
             uint32_t a = g->src[e], b = g->dst[e];
             if (isinf(dist[a]) || (filter && b % filter->modulus == 0 && b != source))
                 continue;
-            if (dist[a] + g->w[e] < dist[b]) {
-                dist[b] = dist[a] + g->w[e];
+            const float nd = dist[a] + g->w[e];
+            if (nd < dist[b]) {
+                dist[b] = nd;
                 changed = 1;
             }
         }
     }
+    return !changed;
 }
 
 /* The path is a real path from source to target through accepted nodes, whose cost sums to
@@ -232,7 +239,7 @@ static void test_path_property(void)
         refuse filter = { 3 + test_rng_below(&rng, 4), 0 };
         int use_filter = iter % 3 == 0;
         float *dist = (float *)malloc((size_t)n * sizeof(float));
-        ref_dist(&g, source, use_filter ? &filter : NULL, dist);
+        ok &= ref_dist(&g, source, use_filter ? &filter : NULL, dist);
         if (use_filter && target != source && target % filter.modulus == 0)
             dist[target] = INFINITY;
         dod_graph_route route = { 0.0f, 0 };
@@ -303,7 +310,7 @@ static void test_astar(void)
     dod_graph_scratch s;
     dod_graph_scratch_init(&s, NULL);
     int ok = 1;
-    long a_settled = 0, d_settled = 0;
+    uint64_t a_settled = 0, d_settled = 0;
     for (int iter = 0; iter < 60; ++iter) {
         uint32_t a = test_rng_below(&rng, g.n), b = test_rng_below(&rng, g.n);
         dod_graph_filter filter = iter % 2 ? open_cell : NULL;
