@@ -4,6 +4,7 @@
 // from the index. Done over a built index and over a view of a saved, memory-mapped file.
 #include <dod/csr_io.h>
 #include <dod/csr_view.h>
+#include <dod/file_map.h>
 
 #include <Eigen/SparseCore>
 #include <cmath>
