@@ -314,8 +314,7 @@ dod_status dod_csr_load(dod_csr *csr, FILE *f)
     st = dod__csr_header_decode(header, &l);
     if (st != DOD_OK)
         return st;
-    if (left < 0)
-        return load_staged(csr, f, header, &l);
-    DOD__REFUSE_IF((uint64_t)left < l.file_bytes, DOD_E_CORRUPT);
-    return load_direct(csr, f, header, &l);
+    DOD__REFUSE_IF(left >= 0 && (uint64_t)left < l.file_bytes, DOD_E_CORRUPT);
+    DOD__REFUSE_IF(l.file_bytes > SIZE_MAX, DOD_E_OVERFLOW); /* real, but too big for this host */
+    return left < 0 ? load_staged(csr, f, header, &l) : load_direct(csr, f, header, &l);
 }
