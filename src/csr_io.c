@@ -73,13 +73,13 @@ static dod_status write_index(const dod_csr *csr, const dod__csr_layout *l, sink
     unsigned char block[64];
     dod__csr_header_encode(l, block);
     dod_status st = put(s, block, sizeof block);
-    const uint32_t empty_offsets[1] = { 0 };
+    const uint32_t first_offset[1] = { 0 };
     const size_t off_end = DOD__CSR_HEADER_BYTES + ((size_t)l->n_rows + 1) * 4;
     const size_t items_end = (size_t)l->items_pos + (size_t)l->n_items * 4;
     dod__csr_scan scan;
     dod__csr_scan_init(&scan);
     if (st == DOD_OK)
-        st = put_words(s, csr->offsets ? csr->offsets : empty_offsets, (size_t)l->n_rows + 1, NULL);
+        st = put_words(s, csr->offsets ? csr->offsets : first_offset, (size_t)l->n_rows + 1, NULL);
     if (st == DOD_OK)
         st = put(s, zeros, (size_t)l->items_pos - off_end);
     if (st == DOD_OK)

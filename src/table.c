@@ -94,7 +94,7 @@ dod_status dod__table_alloc_blocks(const dod_table *t, uint32_t cap, dod__table_
     return DOD_OK;
 }
 
-static uint32_t grown(uint32_t held, uint32_t need, uint32_t first)
+static uint32_t grown_row_cap(uint32_t held, uint32_t need, uint32_t first)
 {
     uint64_t g = held ? (uint64_t)held + held / 2 : first;
     if (g > DOD_TABLE_MAX_ROWS)
@@ -114,11 +114,12 @@ dod_status dod__table_prepare(const dod_table *t, uint32_t rows, uint32_t slots,
     size_t slot_bytes = 0;
     uint32_t slot_cap = t->slot_cap;
     if (slots > t->slot_cap) {
-        slot_cap = grow ? grown(t->slot_cap, slots, 16) : slots;
+        slot_cap = grow ? grown_row_cap(t->slot_cap, slots, 16) : slots;
         DOD__REFUSE_IF(!dod__mul(slot_cap, sizeof(dod_table_slot), &slot_bytes), DOD_E_OVERFLOW);
     }
     if (rows > t->row_cap) {
-        dod_status st = dod__table_alloc_blocks(t, grow ? grown(t->row_cap, rows, 16) : rows, fresh);
+        uint32_t cap = grow ? grown_row_cap(t->row_cap, rows, 16) : rows;
+        dod_status st = dod__table_alloc_blocks(t, cap, fresh);
         if (st != DOD_OK)
             return st;
     }
