@@ -29,7 +29,7 @@ static int item_block_bytes(uint32_t item_cap, size_t scratch_bytes, size_t *byt
 
 /* Growth: exact on the first allocation, then at least 1.5x so a slowly growing world
  * reallocates rarely. */
-static uint32_t grown(uint32_t held, uint32_t need, uint32_t limit)
+static uint32_t grown_cap(uint32_t held, uint32_t need, uint32_t limit)
 {
     if (held == 0)
         return need;
@@ -92,7 +92,7 @@ static dod_status prepare(const dod_csr *csr, uint32_t n_rows, uint32_t n_items,
     }
     if (need_rows) {
         fresh->row_cap = how == SIZE_GROW && csr->row_block
-                             ? grown(csr->row_cap, n_rows, UINT32_MAX - 1)
+                             ? grown_cap(csr->row_cap, n_rows, UINT32_MAX - 1)
                              : n_rows;
         DOD__REFUSE_IF(!row_block_bytes(fresh->row_cap, &row_bytes), DOD_E_OVERFLOW);
     }
@@ -101,7 +101,7 @@ static dod_status prepare(const dod_csr *csr, uint32_t n_rows, uint32_t n_items,
             fresh->item_cap = csr->item_cap; /* remade only for more scratch: items as held */
         else
             fresh->item_cap = how == SIZE_GROW && csr->items
-                                  ? grown(csr->item_cap, n_items, UINT32_MAX)
+                                  ? grown_cap(csr->item_cap, n_items, UINT32_MAX)
                                   : (n_items ? n_items : 1);
         fresh->scratch_bytes = scratch_for(csr, scratch_bytes, how);
         DOD__REFUSE_IF(!dod__align_up(fresh->scratch_bytes, &fresh->scratch_bytes), DOD_E_OVERFLOW);

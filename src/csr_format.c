@@ -42,19 +42,24 @@ static uint64_t align64(uint64_t n)
     return (n + 63u) & ~(uint64_t)63u;
 }
 
+dod__csr_layout dod__csr_layout_of(uint32_t n_rows, uint32_t n_items)
+{
+    dod__csr_layout l;
+    l.n_rows = n_rows;
+    l.n_items = n_items;
+    /* Every term is below 2^35, so the u64 sums cannot overflow. */
+    l.items_pos = align64(DOD__CSR_HEADER_BYTES + ((uint64_t)n_rows + 1) * 4u);
+    l.trailer_pos = align64(l.items_pos + (uint64_t)n_items * 4u);
+    l.file_bytes = l.trailer_pos + DOD__CSR_TRAILER_BYTES;
+    return l;
+}
+
 dod_status dod__csr_layout_for(uint32_t n_rows, uint32_t n_items, dod__csr_layout *out)
 {
     DOD__REFUSE_IF(n_rows == UINT32_MAX, DOD_E_OVERFLOW);
-    /* Every term is below 2^35, so the u64 sums cannot overflow. */
-    uint64_t items_pos = align64(DOD__CSR_HEADER_BYTES + ((uint64_t)n_rows + 1) * 4u);
-    uint64_t trailer_pos = align64(items_pos + (uint64_t)n_items * 4u);
-    uint64_t file_bytes = trailer_pos + DOD__CSR_TRAILER_BYTES;
-    DOD__REFUSE_IF(file_bytes > SIZE_MAX, DOD_E_OVERFLOW);
-    out->n_rows = n_rows;
-    out->n_items = n_items;
-    out->items_pos = items_pos;
-    out->trailer_pos = trailer_pos;
-    out->file_bytes = file_bytes;
+    dod__csr_layout l = dod__csr_layout_of(n_rows, n_items);
+    DOD__REFUSE_IF(l.file_bytes > SIZE_MAX, DOD_E_OVERFLOW);
+    *out = l;
     return DOD_OK;
 }
 
@@ -88,13 +93,11 @@ dod_status dod__csr_header_decode(const unsigned char in[DOD__CSR_HEADER_BYTES],
     DOD__REFUSE_IF(dod__get_le32(in + 56) != 0, DOD_E_CORRUPT);
     uint32_t n_rows = dod__get_le32(in + 28);
     DOD__REFUSE_IF(n_rows == UINT32_MAX, DOD_E_CORRUPT);
-    /* Compare the stored positions with the ones the counts imply before the size_t check,
-     * so a header this host cannot hold is told apart from a lying one. */
-    uint64_t items_pos = align64(DOD__CSR_HEADER_BYTES + ((uint64_t)n_rows + 1) * 4u);
-    uint64_t trailer_pos = align64(items_pos + (uint64_t)dod__get_le32(in + 32) * 4u);
-    DOD__REFUSE_IF(dod__get_le64(in + 40) != items_pos, DOD_E_CORRUPT);
-    DOD__REFUSE_IF(dod__get_le64(in + 48) != trailer_pos, DOD_E_CORRUPT);
-    return dod__csr_layout_for(n_rows, dod__get_le32(in + 32), out);
+    dod__csr_layout l = dod__csr_layout_of(n_rows, dod__get_le32(in + 32));
+    DOD__REFUSE_IF(dod__get_le64(in + 40) != l.items_pos, DOD_E_CORRUPT);
+    DOD__REFUSE_IF(dod__get_le64(in + 48) != l.trailer_pos, DOD_E_CORRUPT);
+    *out = l;
+    return DOD_OK;
 }
 
 void dod__csr_trailer_encode(uint64_t item_bound, uint32_t crc_before_trailer,

@@ -26,13 +26,19 @@ typedef struct dod__csr_layout {
     uint64_t items_pos, trailer_pos, file_bytes;
 } dod__csr_layout;
 
-/* DOD_E_OVERFLOW when n_rows == UINT32_MAX or the file would not fit size_t. */
+/* The layout for n_rows (< UINT32_MAX) rows and n_items items, in u64 on every host. */
+dod__csr_layout dod__csr_layout_of(uint32_t n_rows, uint32_t n_items);
+
+/* The layout of an index to save: DOD_E_OVERFLOW when n_rows == UINT32_MAX or the file would
+ * not fit size_t. */
 dod_status dod__csr_layout_for(uint32_t n_rows, uint32_t n_items, dod__csr_layout *out);
 
 void dod__csr_header_encode(const dod__csr_layout *l, unsigned char out[DOD__CSR_HEADER_BYTES]);
 
-/* Check every header field and its CRC; DOD_E_CORRUPT on any mismatch, DOD_E_OVERFLOW when the
- * file it describes cannot fit size_t on this host. */
+/* Check every header field and its CRC; DOD_E_CORRUPT on any mismatch. The layout may describe
+ * a file larger than size_t: the caller compares file_bytes with the input's length first (a
+ * longer claim is a lie, DOD_E_CORRUPT on every host), then refuses what this host cannot hold
+ * with DOD_E_OVERFLOW. */
 dod_status dod__csr_header_decode(const unsigned char in[DOD__CSR_HEADER_BYTES],
                                   dod__csr_layout *out);
 

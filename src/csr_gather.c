@@ -11,11 +11,11 @@
 
 #define CHUNK_ITEMS 2048u /* items per round over the columns: their source lines stay in L2 */
 
-typedef struct ctx {
+typedef struct gather_ctx {
     const dod_csr *csr;
     const dod_csr_column *cols;
     uint32_t n_cols, n_tasks;
-} ctx;
+} gather_ctx;
 
 static void gather_u32(uint32_t *restrict dst, const unsigned char *restrict src, size_t stride,
                        const uint32_t *restrict items, uint32_t lo, uint32_t hi)
@@ -46,7 +46,7 @@ static void gather_16(unsigned char *restrict dst, const unsigned char *restrict
         memcpy(dst + (size_t)j * 16, src + (size_t)items[j] * stride, 16);
 }
 
-static void gather_bytes(unsigned char *restrict dst, const unsigned char *restrict src,
+static void gather_sized(unsigned char *restrict dst, const unsigned char *restrict src,
                          size_t stride, size_t size, const uint32_t *restrict items, uint32_t lo,
                          uint32_t hi)
 {
@@ -67,7 +67,7 @@ static inline void gather_u32_n(uint32_t n, uint32_t *const d[4], const unsigned
     }
 }
 
-static int gather_u32_columns(const ctx *c, uint32_t lo, uint32_t hi)
+static int gather_u32_columns(const gather_ctx *c, uint32_t lo, uint32_t hi)
 {
     uint32_t *d[4];
     const unsigned char *s[4];
@@ -96,7 +96,7 @@ static int gather_u32_columns(const ctx *c, uint32_t lo, uint32_t hi)
  * strided load with its pointers in registers. */
 static void gather_task(void *arg, uint32_t t)
 {
-    ctx *c = (ctx *)arg;
+    gather_ctx *c = (gather_ctx *)arg;
     uint32_t lo, hi;
     dod__exec_share(c->csr->n_items, c->n_tasks, t, &lo, &hi);
     if (gather_u32_columns(c, lo, hi))
@@ -116,7 +116,7 @@ static void gather_task(void *arg, uint32_t t)
             else if (col->size == 16)
                 gather_16((unsigned char *)col->dst, src, col->src_stride, items, a, b);
             else
-                gather_bytes((unsigned char *)col->dst, src, col->src_stride, col->size, items, a,
+                gather_sized((unsigned char *)col->dst, src, col->src_stride, col->size, items, a,
                              b);
         }
     }
@@ -139,7 +139,7 @@ dod_status dod_csr_gather(const dod_csr *csr, const dod_csr_column *cols, uint32
     DOD__REFUSE_IF(csr->item_bound > n_src, DOD_E_RANGE);
     if (csr->n_items == 0 || n_cols == 0)
         return DOD_OK;
-    ctx c;
+    gather_ctx c;
     c.csr = csr;
     c.cols = cols;
     c.n_cols = n_cols;

@@ -73,13 +73,13 @@ static dod_status write_index(const dod_csr *csr, const dod__csr_layout *l, sink
     unsigned char block[64];
     dod__csr_header_encode(l, block);
     dod_status st = put(s, block, sizeof block);
-    const uint32_t empty_offsets[1] = { 0 };
+    const uint32_t first_offset[1] = { 0 };
     const size_t off_end = DOD__CSR_HEADER_BYTES + ((size_t)l->n_rows + 1) * 4;
     const size_t items_end = (size_t)l->items_pos + (size_t)l->n_items * 4;
     dod__csr_scan scan;
     dod__csr_scan_init(&scan);
     if (st == DOD_OK)
-        st = put_words(s, csr->offsets ? csr->offsets : empty_offsets, (size_t)l->n_rows + 1, NULL);
+        st = put_words(s, csr->offsets ? csr->offsets : first_offset, (size_t)l->n_rows + 1, NULL);
     if (st == DOD_OK)
         st = put(s, zeros, (size_t)l->items_pos - off_end);
     if (st == DOD_OK)
@@ -314,8 +314,7 @@ dod_status dod_csr_load(dod_csr *csr, FILE *f)
     st = dod__csr_header_decode(header, &l);
     if (st != DOD_OK)
         return st;
-    if (left < 0)
-        return load_staged(csr, f, header, &l);
-    DOD__REFUSE_IF((uint64_t)left < l.file_bytes, DOD_E_CORRUPT);
-    return load_direct(csr, f, header, &l);
+    DOD__REFUSE_IF(left >= 0 && (uint64_t)left < l.file_bytes, DOD_E_CORRUPT);
+    DOD__REFUSE_IF(l.file_bytes > SIZE_MAX, DOD_E_OVERFLOW); /* real, but too big for this host */
+    return left < 0 ? load_staged(csr, f, header, &l) : load_direct(csr, f, header, &l);
 }

@@ -14,14 +14,14 @@
 
 #define CHUNKS_PER_THREAD 4u
 
-typedef struct ctx {
+typedef struct parallel_ctx {
     const dod__csr_job *job;
     uint32_t *hist;        /* [block][row] */
     uint32_t *chunk_total; /* [chunk] */
     uint32_t n_chunks;
     unsigned char bad[DOD__CSR_MAX_BLOCKS];
     uint32_t max_value[DOD__CSR_MAX_BLOCKS];
-} ctx;
+} parallel_ctx;
 
 int dod__csr_parallel_scratch(const dod__csr_job *job, size_t *bytes)
 {
@@ -32,14 +32,14 @@ int dod__csr_parallel_scratch(const dod__csr_job *job, size_t *bytes)
     return 1;
 }
 
-static uint32_t *hist_of(const ctx *c, uint32_t b)
+static uint32_t *hist_of(const parallel_ctx *c, uint32_t b)
 {
     return c->hist + (size_t)b * c->job->n_rows;
 }
 
 static void count_task(void *arg, uint32_t b)
 {
-    ctx *c = (ctx *)arg;
+    parallel_ctx *c = (parallel_ctx *)arg;
     const dod__csr_job *job = c->job;
     uint32_t lo, hi;
     dod__exec_share(job->n_items, job->n_blocks, b, &lo, &hi);
@@ -58,7 +58,7 @@ static void count_task(void *arg, uint32_t b)
 
 static void total_task(void *arg, uint32_t t)
 {
-    ctx *c = (ctx *)arg;
+    parallel_ctx *c = (parallel_ctx *)arg;
     const dod__csr_job *job = c->job;
     uint32_t lo, hi, sum = 0;
     dod__exec_share(job->n_rows, c->n_chunks, t, &lo, &hi);
@@ -72,7 +72,7 @@ static void total_task(void *arg, uint32_t t)
 
 static void place_task(void *arg, uint32_t t)
 {
-    ctx *c = (ctx *)arg;
+    parallel_ctx *c = (parallel_ctx *)arg;
     const dod__csr_job *job = c->job;
     uint32_t lo, hi, running = c->chunk_total[t]; /* the chunk's start, after the prefix sum */
     dod__exec_share(job->n_rows, c->n_chunks, t, &lo, &hi);
@@ -89,7 +89,7 @@ static void place_task(void *arg, uint32_t t)
 
 static void scatter_task(void *arg, uint32_t b)
 {
-    ctx *c = (ctx *)arg;
+    parallel_ctx *c = (parallel_ctx *)arg;
     const dod__csr_job *job = c->job;
     uint32_t lo, hi;
     dod__exec_share(job->n_items, job->n_blocks, b, &lo, &hi);
@@ -114,7 +114,7 @@ static void scatter_task(void *arg, uint32_t b)
 
 dod_status dod__csr_build_parallel(const dod__csr_job *job, uint32_t *max_value)
 {
-    ctx c;
+    parallel_ctx c;
     size_t hist_bytes = (size_t)job->n_rows * job->n_blocks * sizeof(uint32_t);
     int ok = dod__align_up(hist_bytes, &hist_bytes);
     DOD_ASSERT(ok && job->exec && job->n_blocks <= DOD__CSR_MAX_BLOCKS);

@@ -124,7 +124,7 @@ int dod__csr_partitioned_scratch(const dod__csr_job *job, size_t *bytes)
     return 1;
 }
 
-typedef struct ctx {
+typedef struct partition_ctx {
     const dod__csr_job *job;
     layout l;
     uint32_t *elems;       /* [chunk][CHUNK] */
@@ -140,10 +140,10 @@ typedef struct ctx {
     uint32_t *stages;      /* [finish task][stage_items] */
     unsigned char bad[DOD__CSR_MAX_BLOCKS];
     uint32_t max_value[DOD__CSR_MAX_BLOCKS];
-} ctx;
+} partition_ctx;
 
 /* Chain (t, p) starts in chunk t * task_chunks + p; later chunks come from the task's rest. */
-static uint32_t first_chunk(const ctx *c, uint32_t t, uint32_t p)
+static uint32_t first_chunk(const partition_ctx *c, uint32_t t, uint32_t p)
 {
     return t * c->l.task_chunks + p;
 }
@@ -194,16 +194,16 @@ static void stream_items(uint32_t *dst, const uint32_t *src, uint32_t n)
 }
 
 /* One task's partitioning state. */
-typedef struct task {
+typedef struct task_state {
     uint32_t *counts; /* [partition]: elements the chain's chunks hold */
     uint32_t *fill;   /* [partition]: the next slot of its buffer, an index into buffers */
     uint32_t *chunks, *buffers, *value_buffers;
     uint32_t free_chunk; /* the next chunk of the task's own */
-} task;
+} task_state;
 
 /* Partition p's buffer is full: stream it (and its values) into the chain's chunk, and start
  * the next chunk when this one is full. */
-static DOD__CSR_NOINLINE void flush_buffer(const ctx *c, task *s, uint32_t p)
+static DOD__CSR_NOINLINE void flush_buffer(const partition_ctx *c, task_state *s, uint32_t p)
 {
     size_t at = (size_t)s->chunks[p] * CHUNK + s->counts[p] % CHUNK;
     for (uint32_t j = 0; j < BUFFER; j += LINE) {
@@ -222,7 +222,7 @@ static DOD__CSR_NOINLINE void flush_buffer(const ctx *c, task *s, uint32_t p)
 /* Items [lo, hi), all in one window. Returns 0 at a key >= n_rows. with_values is a constant
  * in each of the two callers below, so each compiles to its own loop; everything the loop reads
  * is a local, so its stores into the buffers cannot make the compiler reload it. */
-static inline int partition_loop(const ctx *c, task *s, uint32_t lo, uint32_t hi,
+static inline int partition_loop(const partition_ctx *c, task_state *s, uint32_t lo, uint32_t hi,
                                  int with_values, uint32_t *max_value)
 {
     const size_t key_stride = c->job->key_stride, value_stride = c->job->value_stride;
@@ -255,26 +255,27 @@ static inline int partition_loop(const ctx *c, task *s, uint32_t lo, uint32_t hi
     return 1;
 }
 
-static DOD__CSR_NOINLINE int partition_items(const ctx *c, task *s, uint32_t lo, uint32_t hi)
+static DOD__CSR_NOINLINE int partition_items(const partition_ctx *c, task_state *s, uint32_t lo,
+                                             uint32_t hi)
 {
     uint32_t unused = 0;
     return partition_loop(c, s, lo, hi, 0, &unused);
 }
 
-static DOD__CSR_NOINLINE int partition_values(const ctx *c, task *s, uint32_t lo, uint32_t hi,
-                                              uint32_t *max_value)
+static DOD__CSR_NOINLINE int partition_values(const partition_ctx *c, task_state *s, uint32_t lo,
+                                              uint32_t hi, uint32_t *max_value)
 {
     return partition_loop(c, s, lo, hi, 1, max_value);
 }
 
 /* The chain's length: what its chunks hold and what waits in its buffer. */
-static uint32_t chain_length(const task *s, uint32_t p)
+static uint32_t chain_length(const task_state *s, uint32_t p)
 {
     return s->counts[p] + s->fill[p] % BUFFER;
 }
 
 /* What waits in every buffer, with ordinary stores; counts become the chain lengths. */
-static void flush_tails(const ctx *c, task *s)
+static void flush_tails(const partition_ctx *c, task_state *s)
 {
     for (uint32_t p = 0; p < c->l.n_parts; ++p) {
         uint32_t n = s->fill[p] % BUFFER;
@@ -288,9 +289,9 @@ static void flush_tails(const ctx *c, task *s)
 
 static void partition_task(void *arg, uint32_t t)
 {
-    ctx *c = (ctx *)arg;
+    partition_ctx *c = (partition_ctx *)arg;
     const uint32_t P = c->l.n_parts;
-    task s;
+    task_state s;
     s.counts = c->counts + (size_t)t * P;
     s.fill = c->fill + (size_t)t * P;
     s.chunks = c->chunks + (size_t)t * P;
@@ -328,7 +329,7 @@ static void partition_task(void *arg, uint32_t t)
 
 /* ---- 2. place ---- */
 
-static void place_partitions(ctx *c)
+static void place_partitions(partition_ctx *c)
 {
     uint32_t running = 0, P = c->l.n_parts;
     for (uint32_t p = 0; p < P; ++p) {
@@ -348,7 +349,7 @@ typedef struct walk {
 
 /* The next run of at most `left` (> 0) elements that lie together in one chunk: returns its
  * length and puts its index into the pools in *from. */
-static uint32_t walk_run(const ctx *c, walk *w, uint32_t left, size_t *from)
+static uint32_t walk_run(const partition_ctx *c, walk *w, uint32_t left, size_t *from)
 {
     if (w->at > 0 && w->at % CHUNK == 0)
         w->chunk = c->next[w->chunk];
@@ -383,7 +384,8 @@ static DOD__CSR_NOINLINE void place_run(uint32_t *restrict cursors, uint32_t *re
 }
 
 /* Place the chain of task t in partition p, window by window, into out[cursors]. */
-static void place_chain(const ctx *c, uint32_t t, uint32_t p, uint32_t *cursors, uint32_t *out)
+static void place_chain(const partition_ctx *c, uint32_t t, uint32_t p, uint32_t *cursors,
+                        uint32_t *out)
 {
     const dod__csr_job *job = c->job;
     const uint32_t P = c->l.n_parts, item_bits = c->l.item_bits;
@@ -404,7 +406,7 @@ static void place_chain(const ctx *c, uint32_t t, uint32_t p, uint32_t *cursors,
 }
 
 /* Count partition p's items per row into rows[]. */
-static void count_partition(const ctx *c, uint32_t p, uint32_t *rows)
+static void count_partition(const partition_ctx *c, uint32_t p, uint32_t *rows)
 {
     const uint32_t P = c->l.n_parts, row_mask = (1u << c->l.shift) - 1;
     for (uint32_t t = 0; t < c->l.n_tasks; ++t) {
@@ -421,7 +423,7 @@ static void count_partition(const ctx *c, uint32_t p, uint32_t *rows)
 /* Counting sort of partition p into its rows [row_lo, row_hi): it owns offsets[row_lo + 1 ..
  * row_hi] (the hack-3 shift by one), so neighbouring partitions never write the same entry.
  * A partition that fits the stage is placed there, starting at 0, then rebased and streamed. */
-static void finish_partition(const ctx *c, uint32_t p, uint32_t *stage)
+static void finish_partition(const partition_ctx *c, uint32_t p, uint32_t *stage)
 {
     const dod__csr_job *job = c->job;
     uint32_t row_lo = p << c->l.shift, n_rows = p + 1 == c->l.n_parts
@@ -449,7 +451,7 @@ static void finish_partition(const ctx *c, uint32_t p, uint32_t *stage)
 
 static void finish_task(void *arg, uint32_t t)
 {
-    ctx *c = (ctx *)arg;
+    partition_ctx *c = (partition_ctx *)arg;
     uint32_t lo, hi, P = c->l.n_parts, T = c->l.n_finish_tasks;
     /* Task t takes the partitions that start inside its share of the items (the last task also
      * takes the empty partitions at the end), so the tasks cover every partition once. */
@@ -463,7 +465,7 @@ static void finish_task(void *arg, uint32_t t)
 
 dod_status dod__csr_build_partitioned(const dod__csr_job *job, uint32_t *max_value)
 {
-    ctx c;
+    partition_ctx c;
     int ok = make_layout(job, &c.l);
     DOD_ASSERT(ok && job->n_blocks <= DOD__CSR_MAX_BLOCKS);
     (void)ok;

@@ -23,15 +23,15 @@ static int cmp_u32(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-typedef struct ctx {
+typedef struct rowsort_ctx {
     const uint32_t *offsets;
     uint32_t *items;
     uint32_t n_rows, n_items, n_tasks;
-} ctx;
+} rowsort_ctx;
 
 static void sort_task(void *arg, uint32_t t)
 {
-    ctx *c = (ctx *)arg;
+    rowsort_ctx *c = (rowsort_ctx *)arg;
     uint32_t lo, hi;
     dod__exec_share(c->n_items, c->n_tasks, t, &lo, &hi);
     uint32_t r0 = t == 0 ? 0 : dod__csr_first_at(c->offsets, c->n_rows, lo);
@@ -49,7 +49,7 @@ static void sort_task(void *arg, uint32_t t)
 void dod__csr_sort_rows(uint32_t *offsets, uint32_t *items, uint32_t n_rows, uint32_t n_items,
                         const dod_executor *exec)
 {
-    ctx c;
+    rowsort_ctx c;
     c.offsets = offsets;
     c.items = items;
     c.n_rows = n_rows;

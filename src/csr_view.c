@@ -9,12 +9,16 @@ static dod_status open_cheap(const unsigned char *b, size_t size, dod_csr_view_v
                              dod__csr_layout *l, uint64_t *bound)
 {
     DOD__REFUSE_IF(size < DOD__CSR_HEADER_BYTES + DOD__CSR_TRAILER_BYTES, DOD_E_CORRUPT);
-    dod_status st = level == DOD_CSR_VIEW_VALIDATE_HEADER
-                        ? dod__csr_header_decode(b, l)
-                        : dod__csr_layout_for(dod__get_le32(b + 28), dod__get_le32(b + 32), l);
-    if (st != DOD_OK)
-        return st;
-    DOD__REFUSE_IF(l->file_bytes != size, DOD_E_CORRUPT);
+    if (level == DOD_CSR_VIEW_VALIDATE_HEADER) {
+        dod_status st = dod__csr_header_decode(b, l);
+        if (st != DOD_OK)
+            return st;
+    } else {
+        const uint32_t n_rows = dod__get_le32(b + 28);
+        DOD__REFUSE_IF(n_rows == UINT32_MAX, DOD_E_CORRUPT);
+        *l = dod__csr_layout_of(n_rows, dod__get_le32(b + 32));
+    }
+    DOD__REFUSE_IF(l->file_bytes != size, DOD_E_CORRUPT); /* so it fits size_t */
     const unsigned char *t = b + l->trailer_pos;
     *bound = dod__get_le64(t + 8);
     if (level == DOD_CSR_VIEW_VALIDATE_HEADER) {

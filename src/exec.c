@@ -1,33 +1,34 @@
-/* The built-in executor: a pthread pool whose calling thread works alongside its workers.
+/* The built-in executor: a thread pool whose calling thread works alongside its workers.
  *
  * One job at a time: run() publishes (task, arg, n_tasks) under the mutex and bumps a
  * generation number; every thread, the caller included, then claims indices one by one under
  * the mutex until none are left. run() returns once every claimed index has finished. Tasks
  * are expected to be coarse (a block of items each), so a mutex per claim costs nothing
  * measurable and keeps the pool free of hand-rolled atomics. */
-#define _POSIX_C_SOURCE 200809L
+#if !defined(_WIN32) && !defined(_POSIX_C_SOURCE)
+#  define _POSIX_C_SOURCE 200809L
+#endif
 #include <dod/exec.h>
-#include <pthread.h>
 #include "exec_internal.h"
 #include "internal.h"
 
-static int start_thread(pthread_t *thread, void *(*fn)(void *), void *arg)
-{
-    return pthread_create(thread, NULL, fn, arg);
-}
-
-int (*dod__exec_start_thread)(pthread_t *thread, void *(*fn)(void *), void *arg) = start_thread;
+#ifdef DOD_TEST_SEAMS
+int (*dod__exec_start_thread)(dod__thread *, dod__thread_fn, void *) = dod__thread_start;
+#  define START_THREAD dod__exec_start_thread
+#else
+#  define START_THREAD dod__thread_start
+#endif
 
 struct dod_threadpool {
     dod_allocator alloc;
     size_t bytes;          /* size of this block (the struct and its thread array) */
     uint32_t n_threads;    /* including the caller */
     uint32_t n_workers;    /* threads started: n_threads - 1 */
-    pthread_t *workers;
-    pthread_mutex_t lock;
-    pthread_cond_t wake;   /* workers wait here for a new generation or stop */
-    pthread_cond_t idle;   /* run() waits here for the last task to finish */
-    pthread_mutex_t run_lock; /* serialises run() calls from different threads */
+    dod__thread *workers;
+    dod__mutex lock;
+    dod__cond wake;        /* workers wait here for a new generation or stop */
+    dod__cond idle;        /* run() waits here for the last task to finish */
+    dod__mutex run_lock;   /* serialises run() calls from different threads */
     uint64_t generation;
     int stop;
     void (*task)(void *arg, uint32_t index);
@@ -43,29 +44,28 @@ static void work(dod_threadpool *p)
         uint32_t index = p->next++;
         void (*task)(void *, uint32_t) = p->task;
         void *arg = p->arg;
-        pthread_mutex_unlock(&p->lock);
+        dod__mutex_unlock(&p->lock);
         task(arg, index);
-        pthread_mutex_lock(&p->lock);
+        dod__mutex_lock(&p->lock);
         if (++p->done == p->n_tasks)
-            pthread_cond_signal(&p->idle);
+            dod__cond_signal(&p->idle);
     }
 }
 
-static void *worker_main(void *arg)
+static void worker_main(void *arg)
 {
     dod_threadpool *p = (dod_threadpool *)arg;
     uint64_t seen = 0;
-    pthread_mutex_lock(&p->lock);
+    dod__mutex_lock(&p->lock);
     for (;;) {
         while (!p->stop && p->generation == seen)
-            pthread_cond_wait(&p->wake, &p->lock);
+            dod__cond_wait(&p->wake, &p->lock);
         if (p->stop)
             break;
         seen = p->generation;
         work(p);
     }
-    pthread_mutex_unlock(&p->lock);
-    return NULL;
+    dod__mutex_unlock(&p->lock);
 }
 
 static void pool_run(void *ctx, uint32_t n_tasks, void (*task)(void *arg, uint32_t index),
@@ -79,37 +79,37 @@ static void pool_run(void *ctx, uint32_t n_tasks, void (*task)(void *arg, uint32
             task(arg, i);
         return;
     }
-    pthread_mutex_lock(&p->run_lock);
-    pthread_mutex_lock(&p->lock);
+    dod__mutex_lock(&p->run_lock);
+    dod__mutex_lock(&p->lock);
     p->task = task;
     p->arg = arg;
     p->n_tasks = n_tasks;
     p->next = 0;
     p->done = 0;
     p->generation++;
-    pthread_cond_broadcast(&p->wake);
+    dod__cond_broadcast(&p->wake);
     work(p);
     while (p->done < p->n_tasks)
-        pthread_cond_wait(&p->idle, &p->lock);
+        dod__cond_wait(&p->idle, &p->lock);
     p->task = NULL;
     p->arg = NULL;
-    pthread_mutex_unlock(&p->lock);
-    pthread_mutex_unlock(&p->run_lock);
+    dod__mutex_unlock(&p->lock);
+    dod__mutex_unlock(&p->run_lock);
 }
 
 /* Stop and join the first `started` workers, then destroy the synchronisation objects. */
 static void shut_down(dod_threadpool *p, uint32_t started)
 {
-    pthread_mutex_lock(&p->lock);
+    dod__mutex_lock(&p->lock);
     p->stop = 1;
-    pthread_cond_broadcast(&p->wake);
-    pthread_mutex_unlock(&p->lock);
+    dod__cond_broadcast(&p->wake);
+    dod__mutex_unlock(&p->lock);
     for (uint32_t i = 0; i < started; ++i)
-        pthread_join(p->workers[i], NULL);
-    pthread_cond_destroy(&p->idle);
-    pthread_cond_destroy(&p->wake);
-    pthread_mutex_destroy(&p->run_lock);
-    pthread_mutex_destroy(&p->lock);
+        dod__thread_join(&p->workers[i]);
+    dod__cond_destroy(&p->idle);
+    dod__cond_destroy(&p->wake);
+    dod__mutex_destroy(&p->run_lock);
+    dod__mutex_destroy(&p->lock);
 }
 
 dod_status dod_threadpool_create(dod_threadpool **pool, uint32_t n_threads,
@@ -120,7 +120,7 @@ dod_status dod_threadpool_create(dod_threadpool **pool, uint32_t n_threads,
     dod_allocator a = dod__allocator_or_heap(alloc);
     size_t head = 0, threads = 0, bytes = 0;
     DOD__REFUSE_IF(!dod__align_up(sizeof(dod_threadpool), &head), DOD_E_OVERFLOW);
-    DOD__REFUSE_IF(!dod__mul((size_t)n_threads - 1, sizeof(pthread_t), &threads), DOD_E_OVERFLOW);
+    DOD__REFUSE_IF(!dod__mul((size_t)n_threads - 1, sizeof(dod__thread), &threads), DOD_E_OVERFLOW);
     DOD__REFUSE_IF(!dod__add(head, threads, &bytes), DOD_E_OVERFLOW);
     dod_threadpool *p = (dod_threadpool *)dod__alloc(&a, bytes);
     DOD__REFUSE_IF(!p, DOD_E_NOMEM);
@@ -128,31 +128,31 @@ dod_status dod_threadpool_create(dod_threadpool **pool, uint32_t n_threads,
     p->alloc = a;
     p->bytes = bytes;
     p->n_threads = n_threads;
-    p->workers = (pthread_t *)(void *)((unsigned char *)p + head);
-    if (pthread_mutex_init(&p->lock, NULL) != 0) {
+    p->workers = (dod__thread *)(void *)((unsigned char *)p + head);
+    if (dod__mutex_init(&p->lock) != 0) {
         dod__free(&a, p, bytes);
-        return DOD__FAIL(DOD_E_SYSTEM, "pthread_mutex_init(lock) failed");
+        return DOD__FAIL(DOD_E_SYSTEM, "initialising the lock failed");
     }
-    if (pthread_mutex_init(&p->run_lock, NULL) != 0) {
-        pthread_mutex_destroy(&p->lock);
+    if (dod__mutex_init(&p->run_lock) != 0) {
+        dod__mutex_destroy(&p->lock);
         dod__free(&a, p, bytes);
-        return DOD__FAIL(DOD_E_SYSTEM, "pthread_mutex_init(run_lock) failed");
+        return DOD__FAIL(DOD_E_SYSTEM, "initialising run_lock failed");
     }
-    if (pthread_cond_init(&p->wake, NULL) != 0) {
-        pthread_mutex_destroy(&p->run_lock);
-        pthread_mutex_destroy(&p->lock);
+    if (dod__cond_init(&p->wake) != 0) {
+        dod__mutex_destroy(&p->run_lock);
+        dod__mutex_destroy(&p->lock);
         dod__free(&a, p, bytes);
-        return DOD__FAIL(DOD_E_SYSTEM, "pthread_cond_init(wake) failed");
+        return DOD__FAIL(DOD_E_SYSTEM, "initialising the wake condition failed");
     }
-    if (pthread_cond_init(&p->idle, NULL) != 0) {
-        pthread_cond_destroy(&p->wake);
-        pthread_mutex_destroy(&p->run_lock);
-        pthread_mutex_destroy(&p->lock);
+    if (dod__cond_init(&p->idle) != 0) {
+        dod__cond_destroy(&p->wake);
+        dod__mutex_destroy(&p->run_lock);
+        dod__mutex_destroy(&p->lock);
         dod__free(&a, p, bytes);
-        return DOD__FAIL(DOD_E_SYSTEM, "pthread_cond_init(idle) failed");
+        return DOD__FAIL(DOD_E_SYSTEM, "initialising the idle condition failed");
     }
     for (uint32_t i = 0; i + 1 < n_threads; ++i) {
-        if (dod__exec_start_thread(&p->workers[i], worker_main, p) != 0) {
+        if (START_THREAD(&p->workers[i], worker_main, p) != 0) {
             shut_down(p, i);
             dod__free(&a, p, bytes);
             return DOD__FAIL(DOD_E_SYSTEM, "starting a worker thread failed");

@@ -2,10 +2,12 @@
 #ifndef DOD_EXEC_INTERNAL_H
 #define DOD_EXEC_INTERNAL_H
 
-#include <pthread.h>
+#include "thread.h"
 
-/* Starts a worker running fn(arg); returns 0 or an error number, as pthread_create does.
- * The default calls pthread_create; tests point it elsewhere to make the k-th start fail. */
-extern int (*dod__exec_start_thread)(pthread_t *thread, void *(*fn)(void *), void *arg);
+/* Starts a worker as dod__thread_start does (0 or non-zero). Only in the tests' build of the
+ * library (DOD_TEST_SEAMS): tests point it elsewhere to make the k-th start fail. */
+#ifdef DOD_TEST_SEAMS
+extern int (*dod__exec_start_thread)(dod__thread *thread, dod__thread_fn fn, void *arg);
+#endif
 
 #endif

@@ -33,12 +33,8 @@
  * Bound: 2^56 acquires of one published frame before the count would carry into the slot
  * bits (at a billion acquires per second, over two years without a publish). */
 #include <dod/frame.h>
-#include <stdatomic.h>
+#include "atomic.h"
 #include "internal.h"
-
-#if ATOMIC_LLONG_LOCK_FREE != 2
-#error "dod/frame needs lock-free 64-bit atomics"
-#endif
 
 #define SLOT_SHIFT 56
 #define COUNT_MASK ((1ull << SLOT_SHIFT) - 1)
@@ -48,13 +44,13 @@ enum { ROLE_EMPTY = 0, ROLE_READER = 1, ROLE_WRITER = 2 };
 
 /* One counter per cache line, so readers of different slots do not share a line. */
 typedef struct slot_refs {
-    _Alignas(DOD_ALIGN) atomic_ullong refs;
+    _Alignas(DOD_ALIGN) dod__atomic_u64 refs;
 } slot_refs;
 
 struct dod_frames {
-    _Alignas(DOD_ALIGN) atomic_ullong latest; /* slot << 56 | acquires since its publish */
+    _Alignas(DOD_ALIGN) dod__atomic_u64 latest; /* slot << 56 | acquires since its publish */
     slot_refs counts[DOD_FRAME_MAX_SLOTS];
-    _Alignas(DOD_ALIGN) atomic_ullong published; /* seq of the latest frame, 0 before any */
+    _Alignas(DOD_ALIGN) dod__atomic_u64 published; /* seq of the latest frame, 0 before any */
     /* below: the writer's own state, never touched by readers except payload[] and seq[],
      * which the writer only writes into slots no reader holds */
     void *payload[DOD_FRAME_MAX_SLOTS];
@@ -84,10 +80,10 @@ static dod_status frames_new(uint32_t n_slots, const dod_allocator *alloc, dod_f
     dod_frames *f = (dod_frames *)dod__alloc(&a, sizeof *f);
     DOD__REFUSE_IF(!f, DOD_E_NOMEM);
     memset(f, 0, sizeof *f);
-    atomic_init(&f->latest, (unsigned long long)NO_SLOT << SLOT_SHIFT);
+    dod__atomic_u64_init(&f->latest, (uint64_t)NO_SLOT << SLOT_SHIFT);
     for (uint32_t s = 0; s < DOD_FRAME_MAX_SLOTS; ++s)
-        atomic_init(&f->counts[s].refs, 0ull);
-    atomic_init(&f->published, 0ull);
+        dod__atomic_u64_init(&f->counts[s].refs, 0);
+    dod__atomic_u64_init(&f->published, 0);
     f->n_slots = n_slots;
     f->writing = NO_SLOT;
     f->latest_slot = NO_SLOT;
@@ -167,10 +163,10 @@ dod_status dod_frames_begin(dod_frames *frames, dod_frame *out)
         uint32_t s = (start + k) % n;
         if (s == frames->latest_slot)
             continue;
-        if (atomic_load_explicit(&frames->counts[s].refs, memory_order_acquire) != 0)
+        if (dod__atomic_u64_load_acquire(&frames->counts[s].refs) != 0)
             continue;
         frames->writing = s;
-        frames->seq[s] = atomic_load_explicit(&frames->published, memory_order_relaxed) + 1;
+        frames->seq[s] = dod__atomic_u64_load_relaxed(&frames->published) + 1;
         out->data = frames->payload[s];
         out->seq = frames->seq[s];
         out->slot = s;
@@ -193,13 +189,11 @@ dod_status dod_frames_publish(dod_frames *frames, dod_frame *frame)
     DOD__REFUSE_IF(!frame, DOD_E_INVALID);
     DOD__REFUSE_IF(!is_begun(frames, frame), DOD_E_STATE);
     uint32_t s = frames->writing;
-    unsigned long long old = atomic_exchange_explicit(
-        &frames->latest, (unsigned long long)s << SLOT_SHIFT, memory_order_release);
+    uint64_t old = dod__atomic_u64_exchange_release(&frames->latest, (uint64_t)s << SLOT_SHIFT);
     uint32_t old_slot = (uint32_t)(old >> SLOT_SHIFT);
     if (old_slot != NO_SLOT)
-        atomic_fetch_add_explicit(&frames->counts[old_slot].refs, old & COUNT_MASK,
-                                  memory_order_relaxed);
-    atomic_store_explicit(&frames->published, frames->seq[s], memory_order_release);
+        dod__atomic_u64_fetch_add_relaxed(&frames->counts[old_slot].refs, old & COUNT_MASK);
+    dod__atomic_u64_store_release(&frames->published, frames->seq[s]);
     frames->latest_slot = s;
     frames->writing = NO_SLOT;
     frame_reset(frame);
@@ -224,9 +218,9 @@ dod_status dod_frames_acquire(dod_frames *frames, dod_frame *out)
     /* Once a slot is published the top bits never return to NO_SLOT, so a load that sees a
      * slot guarantees the fetch_add below sees one too; before the first publish we must not
      * count (no publish would transfer the count). */
-    unsigned long long w = atomic_load_explicit(&frames->latest, memory_order_relaxed);
+    uint64_t w = dod__atomic_u64_load_relaxed(&frames->latest);
     DOD__REFUSE_IF((w >> SLOT_SHIFT) == NO_SLOT, DOD_E_STATE);
-    w = atomic_fetch_add_explicit(&frames->latest, 1ull, memory_order_acquire);
+    w = dod__atomic_u64_fetch_add_acquire(&frames->latest, 1);
     uint32_t s = (uint32_t)(w >> SLOT_SHIFT);
     DOD_ASSERT(s < frames->n_slots);
     out->data = frames->payload[s];
@@ -244,7 +238,7 @@ dod_status dod_frames_release(dod_frames *frames, dod_frame *frame)
     DOD__REFUSE_IF(frame->role != ROLE_READER, DOD_E_STATE);
     DOD__REFUSE_IF(frame->owner != frames, DOD_E_STATE);
     DOD__REFUSE_IF(frame->slot >= frames->n_slots, DOD_E_STATE);
-    atomic_fetch_sub_explicit(&frames->counts[frame->slot].refs, 1ull, memory_order_release);
+    dod__atomic_u64_fetch_sub_release(&frames->counts[frame->slot].refs, 1);
     frame_reset(frame);
     return DOD_OK;
 }
@@ -256,5 +250,5 @@ uint32_t dod_frames_slot_count(const dod_frames *frames)
 
 uint64_t dod_frames_latest_seq(dod_frames *frames)
 {
-    return frames ? atomic_load_explicit(&frames->published, memory_order_acquire) : 0;
+    return frames ? dod__atomic_u64_load_acquire(&frames->published) : 0;
 }

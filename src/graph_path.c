@@ -14,8 +14,9 @@ typedef struct search {
     uint32_t size, stamp;
 } search;
 
-/* a before b: lower dist + h, then the lower node id (so the result is deterministic) */
-static int before(const search *q, uint32_t a, uint32_t b)
+/* a before b in the heap: lower dist + h, then the lower node id (so the result is
+ * deterministic) */
+static int heap_before(const search *q, uint32_t a, uint32_t b)
 {
     float fa = q->dist[a] + q->h[a], fb = q->dist[b] + q->h[b];
     return fa < fb || (fa == fb && a < b);
@@ -32,7 +33,7 @@ static void sift_up(search *q, uint32_t i)
     uint32_t v = q->heap[i];
     while (i > 0) {
         uint32_t p = (i - 1) / 2;
-        if (!before(q, v, q->heap[p]))
+        if (!heap_before(q, v, q->heap[p]))
             break;
         place(q, i, q->heap[p]);
         i = p;
@@ -48,9 +49,9 @@ static uint32_t pop_min(search *q)
         uint32_t c = 2 * i + 1;
         if (c >= q->size)
             break;
-        if (c + 1 < q->size && before(q, q->heap[c + 1], q->heap[c]))
+        if (c + 1 < q->size && heap_before(q, q->heap[c + 1], q->heap[c]))
             ++c;
-        if (!before(q, q->heap[c], v))
+        if (!heap_before(q, q->heap[c], v))
             break;
         place(q, i, q->heap[c]);
         i = c;

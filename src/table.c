@@ -1,24 +1,15 @@
 /* The table's storage: column layout in groups, growth, reserve, clear and free. */
+#include "atomic.h"
 #include "table_internal.h"
 
-#if defined(__STDC_VERSION__) && !defined(__STDC_NO_ATOMICS__)
-#  include <stdatomic.h>
 /* The one piece of process state in the table module: a counter that gives each table a
- * different tag, so a handle from another table is refused (see docs/table.md). */
-static atomic_uint tag_counter;
-static uint32_t next_tag(const dod_table *t)
+ * different tag, so a handle from another table is refused (see docs/table.md). Only
+ * uniqueness matters, so relaxed. */
+static dod__atomic_u32 tag_counter;
+static uint32_t next_tag(void)
 {
-    (void)t;
-    return (uint32_t)atomic_fetch_add(&tag_counter, 1u) + 1u;
+    return dod__atomic_u32_fetch_add_relaxed(&tag_counter, 1u) + 1u;
 }
-#else
-/* Without C11 atomics: a hash of the table's address, still different for live tables. */
-static uint32_t next_tag(const dod_table *t)
-{
-    uint64_t x = (uint64_t)(uintptr_t)t * 0x9E3779B97F4A7C15ull;
-    return (uint32_t)(x >> 40);
-}
-#endif
 
 /* Bytes of one column at capacity cap, rounded up to a cache line. */
 static int column_bytes(size_t size, uint32_t cap, size_t *out)
@@ -41,7 +32,7 @@ static void reset_storage(dod_table *t)
         t->block[b] = NULL;
         t->block_bytes[b] = 0;
     }
-    t->tag = next_tag(t) & ((1u << DOD__TABLE_TAG_BITS) - 1);
+    t->tag = next_tag() & ((1u << DOD__TABLE_TAG_BITS) - 1);
 }
 
 
@@ -103,7 +94,7 @@ dod_status dod__table_alloc_blocks(const dod_table *t, uint32_t cap, dod__table_
     return DOD_OK;
 }
 
-static uint32_t grown(uint32_t held, uint32_t need, uint32_t first)
+static uint32_t grown_row_cap(uint32_t held, uint32_t need, uint32_t first)
 {
     uint64_t g = held ? (uint64_t)held + held / 2 : first;
     if (g > DOD_TABLE_MAX_ROWS)
@@ -123,11 +114,12 @@ dod_status dod__table_prepare(const dod_table *t, uint32_t rows, uint32_t slots,
     size_t slot_bytes = 0;
     uint32_t slot_cap = t->slot_cap;
     if (slots > t->slot_cap) {
-        slot_cap = grow ? grown(t->slot_cap, slots, 16) : slots;
+        slot_cap = grow ? grown_row_cap(t->slot_cap, slots, 16) : slots;
         DOD__REFUSE_IF(!dod__mul(slot_cap, sizeof(dod_table_slot), &slot_bytes), DOD_E_OVERFLOW);
     }
     if (rows > t->row_cap) {
-        dod_status st = dod__table_alloc_blocks(t, grow ? grown(t->row_cap, rows, 16) : rows, fresh);
+        uint32_t cap = grow ? grown_row_cap(t->row_cap, rows, 16) : rows;
+        dod_status st = dod__table_alloc_blocks(t, cap, fresh);
         if (st != DOD_OK)
             return st;
     }

@@ -16,7 +16,7 @@ static void gather8(uint64_t *restrict dst, const uint64_t *restrict src,
         dst[i] = src[perm[i]];
 }
 
-static void gather_bytes(unsigned char *restrict dst, const unsigned char *restrict src,
+static void permute_sized(unsigned char *restrict dst, const unsigned char *restrict src,
                          size_t size, const uint32_t *restrict perm, uint32_t n)
 {
     for (uint32_t i = 0; i < n; ++i)
@@ -32,7 +32,7 @@ void dod__table_apply_perm(dod_table *t, const uint32_t *perm, void *scratch)
         else if (size == 8)
             gather8((uint64_t *)scratch, (const uint64_t *)t->col[c], perm, t->n_rows);
         else
-            gather_bytes((unsigned char *)scratch, (const unsigned char *)t->col[c], size, perm,
+            permute_sized((unsigned char *)scratch, (const unsigned char *)t->col[c], size, perm,
                          t->n_rows);
         memcpy(t->col[c], scratch, (size_t)t->n_rows * size);
     }
@@ -235,7 +235,7 @@ static void apply_bucketed(dod_table *t, const uint8_t *digit, const uint32_t *s
         } else {
             scatter_bytes((unsigned char *)scratch, (const unsigned char *)t->col[c], size,
                           digit, cursor, t->n_rows);
-            gather_bytes((unsigned char *)t->col[c], (const unsigned char *)scratch, size, pos,
+            permute_sized((unsigned char *)t->col[c], (const unsigned char *)scratch, size, pos,
                          t->n_rows);
         }
     }
@@ -306,7 +306,7 @@ typedef struct cmp_ctx {
     void *ctx;
 } cmp_ctx;
 
-static int before(const cmp_ctx *c, uint32_t a, uint32_t b)
+static int row_before(const cmp_ctx *c, uint32_t a, uint32_t b)
 {
     return c->cmp(c->keys + (size_t)a * c->size, c->keys + (size_t)b * c->size, c->ctx) < 0;
 }
@@ -320,7 +320,7 @@ static uint32_t *merge_sort(const cmp_ctx *c, uint32_t *src, uint32_t *dst, uint
         uint32_t hi = n - lo < RUN ? n : lo + RUN;
         for (uint32_t i = lo + 1; i < hi; ++i) {
             uint32_t v = src[i], j = i;
-            while (j > lo && before(c, v, src[j - 1])) {
+            while (j > lo && row_before(c, v, src[j - 1])) {
                 src[j] = src[j - 1];
                 --j;
             }
@@ -333,7 +333,7 @@ static uint32_t *merge_sort(const cmp_ctx *c, uint32_t *src, uint32_t *dst, uint
             uint32_t hi = (uint32_t)(lo + 2 * width < n ? lo + 2 * width : n);
             uint32_t i = (uint32_t)lo, j = mid, k = (uint32_t)lo;
             while (i < mid && j < hi)
-                dst[k++] = before(c, src[j], src[i]) ? src[j++] : src[i++];
+                dst[k++] = row_before(c, src[j], src[i]) ? src[j++] : src[i++];
             while (i < mid)
                 dst[k++] = src[i++];
             while (j < hi)

@@ -1,23 +1,14 @@
 /* The world: its desc checked and laid out, create, destroy and the small getters. */
+#include "atomic.h"
 #include "world_internal.h"
 
-#if defined(__STDC_VERSION__) && !defined(__STDC_NO_ATOMICS__)
-#  include <stdatomic.h>
 /* The one piece of process state in the world module: the number of worlds created so far,
  * whose low 16 bits tag each world's handles (see docs/world.md, "Handles"). */
-static atomic_uint worlds_created;
-static uint32_t next_tag(void)
+static dod__atomic_u32 worlds_created;
+static uint32_t next_world_tag(void)
 {
-    return (uint32_t)atomic_fetch_add(&worlds_created, 1u) & DOD__WORLD_TAG_MASK;
+    return dod__atomic_u32_fetch_add_relaxed(&worlds_created, 1u) & DOD__WORLD_TAG_MASK;
 }
-#else
-/* Without C11 atomics the count is a plain counter: create worlds on one thread at a time. */
-static uint32_t worlds_created;
-static uint32_t next_tag(void)
-{
-    return worlds_created++ & DOD__WORLD_TAG_MASK;
-}
-#endif
 
 /* Bytes of `rows` rows of a (ids included), each column starting on a 64-byte line; 0 when
  * that does not fit size_t. */
@@ -177,7 +168,7 @@ dod_status dod_world_create(dod_world **out, const dod_world_desc *desc)
         return st;
     }
     dod__world_install_slots(w, slots, slot_cap);
-    w->head.tag = next_tag();
+    w->head.tag = next_world_tag();
     *out = w;
     return DOD_OK;
 }

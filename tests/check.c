@@ -1,6 +1,9 @@
 #include "check.h"
 #include <stdlib.h>
 #include <string.h>
+#ifdef _WIN32
+#  include <malloc.h>
+#endif
 
 long check_passed, check_failed;
 
@@ -43,8 +46,7 @@ static void *t_alloc(void *ctx, size_t size, size_t align)
         t->cap_records = cap;
     }
     size_t a = align < sizeof(void *) ? sizeof(void *) : align;
-    size_t rounded = (size + a - 1) / a * a;
-    void *p = aligned_alloc(a, rounded);
+    void *p = test_aligned_alloc(a, size);
     if (!p)
         return NULL;
     memset(p, 0xA5, size); /* never hand out zeroes the caller might rely on */
@@ -69,7 +71,7 @@ static void t_free(void *ctx, void *ptr, size_t size)
             t->live--;
             t->live_bytes -= rec[i].size;
             rec[i] = rec[--t->n_records];
-            free(ptr);
+            test_aligned_free(ptr);
             return;
         }
     }
@@ -98,10 +100,28 @@ void test_alloc_finish(test_alloc *t)
     check_report(t->live == 0, __FILE__, __LINE__, "every allocated block was freed");
     record *rec = (record *)t->records;
     for (size_t i = 0; i < t->n_records; ++i)
-        free(rec[i].ptr);
+        test_aligned_free(rec[i].ptr);
     free(t->records);
     memset(t, 0, sizeof *t);
     t->fail_at = -1;
+}
+
+void *test_aligned_alloc(size_t align, size_t size)
+{
+#ifdef _WIN32
+    return _aligned_malloc(size, align);
+#else
+    return aligned_alloc(align, (size + align - 1) / align * align); /* size: a multiple */
+#endif
+}
+
+void test_aligned_free(void *p)
+{
+#ifdef _WIN32
+    _aligned_free(p);
+#else
+    free(p);
+#endif
 }
 
 uint64_t test_rng_next(test_rng *r)

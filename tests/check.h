@@ -46,6 +46,11 @@ dod_allocator test_alloc_get(test_alloc *t);
 /* Reports a failed check for every block still live, then releases the bookkeeping. */
 void test_alloc_finish(test_alloc *t);
 
+/* size bytes aligned to align (a power of two), or NULL; free them with test_aligned_free.
+ * (C11's aligned_alloc is not in the Windows C runtime.) */
+void *test_aligned_alloc(size_t align, size_t size);
+void test_aligned_free(void *p);
+
 /* A small deterministic PRNG (splitmix64) for property tests. */
 typedef struct test_rng { uint64_t s; } test_rng;
 uint64_t test_rng_next(test_rng *r);

@@ -134,16 +134,16 @@ static void test_errors(void)
 /* Thread creation failing at the k-th worker: DOD_E_SYSTEM, *pool untouched, the workers
  * already started stopped and joined (the sanitizers see any thread or byte left behind). */
 static int starts_left;
-static int failing_start(pthread_t *thread, void *(*fn)(void *), void *arg)
+static int failing_start(dod__thread *thread, dod__thread_fn fn, void *arg)
 {
     if (starts_left-- == 0)
         return EAGAIN; /* as pthread_create reports running out of threads */
-    return pthread_create(thread, NULL, fn, arg);
+    return dod__thread_start(thread, fn, arg);
 }
 
 static void test_thread_start_failure(void)
 {
-    int (*real)(pthread_t *, void *(*)(void *), void *) = dod__exec_start_thread;
+    int (*real)(dod__thread *, dod__thread_fn, void *) = dod__exec_start_thread;
     dod__exec_start_thread = failing_start;
     for (int k = 0; k < 3; ++k) {
         test_alloc t;

@@ -1,11 +1,9 @@
-#define _POSIX_C_SOURCE 200809L
 #include <dod/frame.h>
-#include <pthread.h>
-#include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
+#include "thread.h"
 
 /* A user payload: WORDS values derived from the frame's seq, then a checksum written last. */
 enum { WORDS = 48 };
@@ -328,7 +326,7 @@ typedef struct reader_arg {
     uint32_t id;
 } reader_arg;
 
-static void *reader_main(void *p)
+static void reader_main(void *p)
 {
     reader_arg *ra = (reader_arg *)p;
     stress *s = ra->s;
@@ -363,7 +361,6 @@ static void *reader_main(void *p)
         }
     atomic_fetch_add(&s->failures, failures);
     atomic_fetch_add(&s->acquires, acquires);
-    return NULL;
 }
 
 static void test_stress(void)
@@ -377,12 +374,12 @@ static void test_stress(void)
     atomic_init(&s.done, 0);
     atomic_init(&s.failures, 0);
     atomic_init(&s.acquires, 0);
-    pthread_t th[READERS];
+    dod__thread th[READERS];
     reader_arg args[READERS];
     for (uint32_t i = 0; i < READERS; ++i) {
         args[i].s = &s;
         args[i].id = i;
-        CHECK_EQ(pthread_create(&th[i], NULL, reader_main, &args[i]), 0);
+        CHECK_EQ(dod__thread_start(&th[i], reader_main, &args[i]), 0);
     }
     long busy = 0, published = 0;
     while (published < FRAMES) {
@@ -390,7 +387,7 @@ static void test_stress(void)
         dod_status st = dod_frames_begin(s.frames, &w);
         if (st == DOD_E_BUSY) {
             ++busy;
-            sched_yield();
+            dod__thread_yield(); /* let the readers run while every slot is held */
             continue;
         }
         if (st != DOD_OK)
@@ -402,7 +399,7 @@ static void test_stress(void)
     }
     atomic_store(&s.done, 1);
     for (uint32_t i = 0; i < READERS; ++i)
-        pthread_join(th[i], NULL);
+        dod__thread_join(&th[i]);
     CHECK_EQ(published, FRAMES);
     CHECK_EQ(dod_frames_latest_seq(s.frames), (uint64_t)FRAMES);
     CHECK_EQ(atomic_load(&s.failures), 0);

@@ -175,10 +175,9 @@ static void test_flood_property(void)
 
 /* Reference shortest paths: Bellman-Ford over the edge list (float sums along the path).
  * The candidate is stored to a float before it is compared: where float expressions are
- * evaluated wider than float (FLT_EVAL_METHOD 2 with i686's x87, 1 on s390x in ISO C mode),
- * comparing the wide sum but storing the rounded one "improves" dist[b] forever. With weights
- * >= 0 at most n - 1 passes change something (a cycle never makes a float sum smaller), so
- * the passes are bounded: returns 0, instead of hanging, if the distances did not settle. */
+ * evaluated wider than float (FLT_EVAL_METHOD 2 on i686's x87, 1 on s390x in ISO C mode),
+ * comparing the wide sum but storing the rounded one "improved" dist[b] forever. With weights
+ * >= 0, n passes settle every distance, so the loop is bounded too: 0 when they did not. */
 static int ref_dist(const graph *g, uint32_t source, const refuse *filter, float *dist)
 {
     for (uint32_t v = 0; v < g->n; ++v)
@@ -311,7 +310,7 @@ static void test_astar(void)
     dod_graph_scratch s;
     dod_graph_scratch_init(&s, NULL);
     int ok = 1;
-    uint64_t a_settled = 0, d_settled = 0; /* a 32-bit long += uint32_t would mix signs */
+    uint64_t a_settled = 0, d_settled = 0;
     for (int iter = 0; iter < 60; ++iter) {
         uint32_t a = test_rng_below(&rng, g.n), b = test_rng_below(&rng, g.n);
         dod_graph_filter filter = iter % 2 ? open_cell : NULL;

@@ -19,13 +19,11 @@
  * and the writer: never BUSY with READERS + 2 slots; a clean shutdown: every reader saw the
  * last frame. DOD_TEST_SCALE (a positive integer, default 1) multiplies the map's width, the
  * regiments, the armies and the ticks. */
-#define _POSIX_C_SOURCE 200809L
 #include "../examples/strategy_world.h"
-#include <pthread.h>
 #include <stdatomic.h>
 #include <string.h>
-#include <time.h>
 #include "check.h"
+#include "thread.h"
 
 enum { READERS = 3, ROUTES_PER_FRAME = 4 };
 enum { INTACT, SEQ, INDEX, ORDER, REDUCE, ARMIES, ROUTES, CALLS, N_KINDS };
@@ -46,7 +44,7 @@ typedef struct stress {
 typedef struct reader {
     stress *s;
     uint32_t id;
-    pthread_t thread;
+    dod__thread thread;
     long bad[N_KINDS];
     long frames, routes, unreachable;
     uint64_t last_seq;
@@ -185,7 +183,7 @@ static void check_frame(reader *r, const dod_frame *held)
     r->bad[INTACT] += fingerprint(f) != recorded;
 }
 
-static void *reader_main(void *arg)
+static void reader_main(void *arg)
 {
     reader *r = (reader *)arg;
     dod_frames *frames = r->s->ring.frames;
@@ -194,15 +192,14 @@ static void *reader_main(void *arg)
         int finished = atomic_load(&r->s->finished);
         if (dod_frames_latest_seq(frames) <= r->last_seq) {
             if (finished)
-                return NULL;
-            struct timespec pause = { 0, 100000 };
-            nanosleep(&pause, NULL);
+                return;
+            dod__thread_yield();
             continue;
         }
         dod_frame held = { 0 };
         if (dod_frames_acquire(frames, &held) != DOD_OK) {
             ++r->bad[CALLS];
-            return NULL;
+            return;
         }
         check_frame(r, &held);
         r->last_seq = held.seq;
@@ -220,8 +217,7 @@ static dod_status stress_tick(stress *s, uint64_t t, long *busy)
     dod_status st;
     while ((st = dod_frames_begin(s->ring.frames, &next)) == DOD_E_BUSY) {
         ++*busy;
-        struct timespec pause = { 0, 50000 };
-        nanosleep(&pause, NULL);
+        dod__thread_yield();
     }
     if (st != DOD_OK)
         return st;
@@ -254,7 +250,7 @@ static uint32_t start_readers(stress *s, reader *r)
     for (uint32_t i = 0; i < READERS; ++i)
         if (!r[i].strength || !r[i].morale ||
             dod_graph_scratch_reserve(&r[i].scratch, world_cells(&s->world)) != DOD_OK ||
-            pthread_create(&r[i].thread, NULL, reader_main, &r[i]) != 0)
+            dod__thread_start(&r[i].thread, reader_main, &r[i]) != 0)
             return i;
     return READERS;
 }
@@ -272,7 +268,7 @@ static void finish_readers(stress *s, reader *r, uint32_t started)
     long bad[N_KINDS] = { 0 }, frames = 0, routes = 0, unreachable = 0;
     for (uint32_t i = 0; i < READERS; ++i) {
         if (i < started) {
-            CHECK_EQ(pthread_join(r[i].thread, NULL), 0);
+            dod__thread_join(&r[i].thread);
             CHECK_EQ(r[i].last_seq, s->ticks); /* every reader saw the last frame */
         }
         for (int k = 0; k < N_KINDS; ++k)

@@ -187,7 +187,7 @@ static int run_size(FILE *out, uint32_t n_rows, int runs)
         return 0;
     free(regs);
     w.image_cap = dod_csr_saved_size(&w.idx);
-    w.image = (unsigned char *)aligned_alloc(64, (w.image_cap + 63) / 64 * 64);
+    w.image = (unsigned char *)dod_heap_allocator().alloc(NULL, w.image_cap, 64); /* views need 4 */
     w.rows = (row *)calloc(n_rows, sizeof(row));
     for (uint32_t r = 0; r < n_rows; ++r) { /* a vector per location, as the game holds it */
         w.rows[r].len = dod_csr_row_len(&w.idx, r);
@@ -260,7 +260,7 @@ static int run_size(FILE *out, uint32_t n_rows, int runs)
     free(w.rows);
     free(w.raw_offsets);
     free(w.raw_items);
-    free(w.image);
+    dod_heap_allocator().free(NULL, w.image, w.image_cap);
     dod_csr_free(&w.idx);
     dod_csr_free(&w.loaded);
     for (int v = 0; v < N_VARIANTS; ++v)

@@ -31,7 +31,10 @@ typedef struct Cold {
     uint64_t owner, spawned;
     char name[24];
 } Cold;
-_Static_assert(sizeof(Entity) == 88 && sizeof(Hot) == 24 && sizeof(Cold) == 64, "seed sizes");
+/* The seed's sizes are those of a 64-bit ABI; i386 aligns a uint64_t member to 4, so there
+ * Entity is 84 bytes and Cold 60 (the benchmark prints the sizes it ran with). */
+_Static_assert(sizeof(Hot) == 24, "seed sizes");
+_Static_assert(sizeof(void *) == 4 || (sizeof(Entity) == 88 && sizeof(Cold) == 64), "seed sizes");
 
 /* The dod table: the hot group streams 24 bytes a row, the cold group is never touched. */
 typedef char name24[24];

@@ -1,13 +1,7 @@
-# Cross build for s390x Linux with Debian's gcc-s390x-linux-gnu, g++-s390x-linux-gnu and
-# libc6-dev-s390x-cross; ctest runs the binaries under qemu-user with that libc.
+# Cross build for s390x Linux, big-endian (gcc-s390x-linux-gnu, g++-s390x-linux-gnu,
+# libc6-dev-s390x-cross); tests run under qemu-user with the cross libc.
 #   cmake -S . -B build-s390x -DCMAKE_TOOLCHAIN_FILE=cmake/toolchains/s390x-linux-gnu.cmake
-set(CMAKE_SYSTEM_NAME Linux)
+set(DOD_CROSS_TRIPLE s390x-linux-gnu)
 set(CMAKE_SYSTEM_PROCESSOR s390x)
-set(CMAKE_C_COMPILER s390x-linux-gnu-gcc)
-set(CMAKE_CXX_COMPILER s390x-linux-gnu-g++)
-set(CMAKE_FIND_ROOT_PATH /usr/s390x-linux-gnu)
-set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
-set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)
-set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)
-set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE ONLY)
+include(${CMAKE_CURRENT_LIST_DIR}/debian-cross.cmake)
 set(CMAKE_CROSSCOMPILING_EMULATOR qemu-s390x -L /usr/s390x-linux-gnu)

@@ -56,16 +56,17 @@ DOD_API dod_status dod_csr_save_mem(const dod_csr *csr, void *buf, size_t size);
  * then loaded as by dod_csr_load_mem.
  *
  * Errors, each leaving the index exactly as it was: DOD_E_INVALID (csr or f NULL),
- * DOD_E_CORRUPT (any check above fails, including a stream that ends early), DOD_E_OVERFLOW
- * (the header describes an index this host's size_t cannot hold), DOD_E_IO (a read error the
- * stream reports), DOD_E_NOMEM. After an error the stream position is unspecified. */
+ * DOD_E_CORRUPT (any check above fails, including a stream that ends early or a seekable one
+ * shorter than the header says), DOD_E_OVERFLOW (a stream whose header describes an index
+ * this host's size_t cannot hold: only on 32-bit hosts), DOD_E_IO (a read error the stream
+ * reports), DOD_E_NOMEM. After an error the stream position is unspecified. */
 DOD_API dod_status dod_csr_load(dod_csr *csr, FILE *f);
 
 /* Replace the index with the one saved in buf, which must hold exactly one saved index
  * (size == its saved size). The image is validated in place first, then copied into the
  * capacity the index holds: a load that fits allocates nothing.
- * Errors (index unchanged): DOD_E_INVALID (csr or buf NULL), DOD_E_CORRUPT, DOD_E_OVERFLOW,
- * DOD_E_NOMEM. */
+ * Errors (index unchanged): DOD_E_INVALID (csr or buf NULL), DOD_E_CORRUPT (also a header
+ * claiming a size other than `size`, on every host), DOD_E_NOMEM. */
 DOD_API dod_status dod_csr_load_mem(dod_csr *csr, const void *buf, size_t size);
 
 #ifdef __cplusplus

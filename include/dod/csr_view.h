@@ -46,8 +46,7 @@ typedef struct dod_csr_view {
  * be 4-byte aligned (a mapped file or a DOD_ALIGN buffer is). The view is written only on
  * success. Errors: DOD_E_INVALID (view or buf NULL, buf misaligned, level unknown, or a
  * big-endian host, where the little-endian arrays cannot be used in place: use
- * dod_csr_load_mem), DOD_E_CORRUPT (a check of the chosen level failed), DOD_E_OVERFLOW (the
- * header describes more than size_t holds). Thread-safe. */
+ * dod_csr_load_mem), DOD_E_CORRUPT (a check of the chosen level failed). Thread-safe. */
 DOD_API dod_status dod_csr_view_open(dod_csr_view *view, const void *buf, size_t size,
                                      dod_csr_view_validate level);
 

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Install dod (static and shared) into build/consumer/prefix-*, then build and run the consumer
-# through find_package and pkg-config, and once through add_subdirectory of the source tree.
+# through find_package and pkg-config, once through add_subdirectory of the source tree, and
+# from the two-file drop-in alone (dist/dod.h, dist/dod.c) with gcc, clang, MinGW-w64 (run under
+# Wine) and i686 (run natively), each with the project's warnings as errors.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 out=$root/build/consumer
@@ -35,3 +37,28 @@ echo "-- add_subdirectory"
 cmake -S "$here" -B "$out/subdir" -DDOD_CONSUMER_SUBDIR=ON -DDOD_SOURCE_DIR="$root" >/dev/null
 cmake --build "$out/subdir" -j 2 >/dev/null
 "$out/subdir/consumer"
+
+warnings=(-std=c11 -O2 -Wall -Wextra -Wpedantic -Werror -Wshadow -Wconversion -Wsign-conversion
+  -Wcast-qual -Wundef -Wvla -Wstrict-prototypes -Wmissing-prototypes)
+# drop_in NAME COMPILER RUNNER [link flags]: build the consumer from main.c, dist/dod.h and
+# dist/dod.c alone and run it (RUNNER: a command put in front of the program, or "").
+drop_in() {
+  local name=$1 cc=$2 runner=$3 exe=$out/drop-in-$1
+  shift 3
+  if ! command -v "$cc" >/dev/null; then
+    echo "-- drop-in, $name: skipped, $cc not found"
+    return 0
+  fi
+  echo "-- drop-in, $name"
+  "$cc" "${warnings[@]}" -DDOD_CONSUMER_DROP_IN -I"$root/dist" "$here/main.c" "$root/dist/dod.c" \
+    "$@" -o "$exe"
+  # shellcheck disable=SC2086
+  $runner "$exe"
+}
+drop_in gcc gcc "" -pthread
+drop_in clang clang "" -pthread
+drop_in i686 i686-linux-gnu-gcc "" -pthread \
+  -Wl,--dynamic-linker=/usr/i686-linux-gnu/lib/ld-linux.so.2 -Wl,-rpath,/usr/i686-linux-gnu/lib
+drop_in mingw.exe x86_64-w64-mingw32-gcc "$root/cmake/toolchains/wine-run.sh $out" -static
+echo "-- drop-in, dod.h as C++"
+c++ -std=c++17 -Wall -Wextra -Wpedantic -Werror -fsyntax-only -x c++ "$root/dist/dod.h"

@@ -1,8 +1,7 @@
 """Reads indexes written by dod using only docs/format.md and numpy, builds
 scipy.sparse.csr_matrix from them, and compares each with a matrix built independently in
-Python from the same keys.
-Usage: test_scipy_format.py [EMULATOR [ARGS...]] PATH_TO_interop_write_index
-(a cross-built writer runs through its emulator, e.g. qemu-s390x -L /usr/s390x-linux-gnu)"""
+Python from the same keys. Usage: test_scipy_format.py [EMULATOR...] PATH_TO_interop_write_index
+(a cross-built writer runs behind CMAKE_CROSSCOMPILING_EMULATOR: qemu-user, Wine)"""
 import os
 import subprocess
 import sys
@@ -101,7 +100,7 @@ def check_case(raw: bytes, keys_raw: bytes, name: str) -> None:
 
 
 def main() -> int:
-    writer = sys.argv[1:]  # the writer, after its emulator when cross compiled
+    writer = sys.argv[1:]
     with tempfile.TemporaryDirectory() as tmp:
         n = int(subprocess.run(writer + [tmp], check=True, capture_output=True, text=True).stdout)
         for k in range(n):
