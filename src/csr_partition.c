@@ -84,6 +84,7 @@ static int make_layout(const dod__csr_job *job, layout *l)
     l->item_bits = 32 - l->shift;
     l->n_parts = job->n_rows ? (uint32_t)((((uint64_t)job->n_rows - 1) >> l->shift) + 1) : 1;
     l->n_tasks = job->n_blocks;
+    DOD_ASSERT(l->n_tasks > 0);
     uint32_t longest = (uint32_t)(((uint64_t)job->n_items + l->n_tasks - 1) / l->n_tasks);
     l->task_windows = (longest >> l->item_bits) + 2;
     /* Partition p fills floor(count_p / CHUNK) + 1 chunks, so a task needs at most this many. */
@@ -91,6 +92,7 @@ static int make_layout(const dod__csr_job *job, layout *l)
     uint32_t finish = dod__exec_tasks(job->exec, FINISH_TASKS_PER_THREAD,
                                       DOD__CSR_MAX_BLOCKS * FINISH_TASKS_PER_THREAD);
     l->n_finish_tasks = finish < l->n_parts ? finish : l->n_parts;
+    DOD_ASSERT(l->n_finish_tasks > 0);
     /* No more stage than items: many finish tasks share few items. */
     uint32_t share = job->n_items / l->n_finish_tasks + LINE;
     l->stage_items = (share < STAGE_ITEMS ? share : STAGE_ITEMS) / LINE * LINE;
@@ -233,6 +235,7 @@ static inline int partition_loop(const partition_ctx *c, task_state *s, uint32_t
     const uint32_t n_rows = c->job->n_rows, shift = c->l.shift, row_mask = (1u << shift) - 1;
     uint32_t *restrict fill = s->fill, *restrict buffers = s->buffers;
     uint32_t *restrict value_buffers = s->value_buffers;
+    DOD_ASSERT(!with_values || value_buffers); /* a value build has its value buffers */
     /* The element's high bits: i << shift keeps the item's low item_bits bits, and grows by
      * 1 << shift from one item to the next. */
     uint32_t tag = lo << shift, max = *max_value;
@@ -281,8 +284,10 @@ static void flush_tails(const partition_ctx *c, task_state *s)
         uint32_t n = s->fill[p] % BUFFER;
         size_t at = (size_t)s->chunks[p] * CHUNK + s->counts[p] % CHUNK;
         memcpy(c->elems + at, s->buffers + (size_t)p * BUFFER, n * sizeof(uint32_t));
-        if (c->values)
+        if (c->values) {
+            DOD_ASSERT(s->value_buffers);
             memcpy(c->values + at, s->value_buffers + (size_t)p * BUFFER, n * sizeof(uint32_t));
+        }
         s->counts[p] += n;
     }
 }
