@@ -136,3 +136,33 @@ uint32_t test_rng_below(test_rng *r, uint32_t bound)
 {
     return (uint32_t)(((test_rng_next(r) >> 32) * (uint64_t)bound) >> 32);
 }
+
+char *test_read_text(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    char *text = NULL;
+    long len = -1;
+    if (f && fseek(f, 0, SEEK_END) == 0 && (len = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0 &&
+        (text = (char *)malloc((size_t)len + 1)) != NULL) {
+        size_t n = fread(text, 1, (size_t)len, f);
+        text[n] = 0;
+    }
+    if (f)
+        fclose(f);
+    if (!text)
+        fprintf(stderr, "  cannot read %s\n", path);
+    CHECK(text != NULL);
+    return text;
+}
+
+int test_list_next(const char **list, char *name, size_t cap)
+{
+    const char *h = *list;
+    if (!*h)
+        return 0;
+    const char *comma = strchr(h, ',');
+    size_t len = comma ? (size_t)(comma - h) : strlen(h);
+    snprintf(name, cap, "%.*s", (int)len, h);
+    *list = h + len + (comma ? 1 : 0);
+    return 1;
+}

@@ -51,6 +51,15 @@ void test_alloc_finish(test_alloc *t);
 void *test_aligned_alloc(size_t align, size_t size);
 void test_aligned_free(void *p);
 
+/* The project's source file at DOD_SOURCE_DIR-relative `path` (the caller passes the full
+ * path), read whole and NUL-terminated, or NULL (with a failed check) when it cannot be read.
+ * free() it. */
+char *test_read_text(const char *path);
+
+/* The next name of a comma-separated list: copies it into name (cap bytes, NUL-terminated),
+ * advances *list past it and its comma; 0 when the list is used up. */
+int test_list_next(const char **list, char *name, size_t cap);
+
 /* A small deterministic PRNG (splitmix64) for property tests. */
 typedef struct test_rng { uint64_t s; } test_rng;
 uint64_t test_rng_next(test_rng *r);
