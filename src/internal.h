@@ -83,6 +83,18 @@ static inline const char *dod__element_rule_broken(size_t size, size_t align)
     return NULL;
 }
 
+/* Copy one element of a column (a table's, a world's) of `size` bytes; the common sizes
+ * become single moves. */
+static inline void dod__copy_elem(unsigned char *dst, const unsigned char *src, size_t size)
+{
+    switch (size) {
+    case 4: memcpy(dst, src, 4); break;
+    case 8: memcpy(dst, src, 8); break;
+    case 16: memcpy(dst, src, 16); break;
+    default: memcpy(dst, src, size); break;
+    }
+}
+
 /* Read a possibly unaligned uint32_t in host byte order. */
 static inline uint32_t dod__load_u32(const void *p)
 {

@@ -1,14 +1,13 @@
 /* The world's entities: the slot map behind the handles, spawn, spawn_n, despawn, move and
  * the lookups by handle. */
 #include "world_internal.h"
-#include "table_internal.h" /* dod__table_copy_elem */
 
 static const unsigned char zeroes[DOD_ALIGN];
 
 static void zero_cell(unsigned char *at, size_t size)
 {
     if (size <= sizeof zeroes)
-        dod__table_copy_elem(at, zeroes, size);
+        dod__copy_elem(at, zeroes, size);
     else
         memset(at, 0, size);
 }
@@ -65,7 +64,7 @@ static inline void remove_row(dod_world *w, dod__world_arch *a, uint32_t b, uint
     if (b != last_b || row != last_row) {
         unsigned char *dst = a->place.blocks[b], *src = a->place.blocks[last_b];
         for (uint32_t k = 0; k < a->n_cols; ++k)
-            dod__table_copy_elem(dod__world_cell(a, dst, k, row),
+            dod__copy_elem(dod__world_cell(a, dst, k, row),
                                  dod__world_cell(a, src, k, last_row), a->col_size[k]);
         dod_entity moved = dod__world_ids(src)[last_row];
         dod__world_ids(dst)[row] = moved;
@@ -222,7 +221,7 @@ dod_status dod_world_move(dod_world *w, dod_entity e, uint32_t archetype)
         if (f->size == 0)
             zero_cell(to, dst->col_size[k]);
         else
-            dod__table_copy_elem(to, src_block + f->offset + (size_t)src_row * f->size, f->size);
+            dod__copy_elem(to, src_block + f->offset + (size_t)src_row * f->size, f->size);
     }
     dod__world_ids(block)[row] = e;
     remove_row(w, src, src_b, src_row);
