@@ -52,8 +52,8 @@ static inline uint64_t push_row(dod__world_arch *a, unsigned char **block, uint3
     uint32_t b = a->n_used - 1;
     *row = a->tail++;
     a->n_rows++;
-    *block = a->place.blocks[b];
-    return (uint64_t)b << a->place.shift | *row;
+    *block = a->place->blocks[b];
+    return (uint64_t)b << a->place->shift | *row;
 }
 
 /* Swap-remove row `row` of block number b in a: the last row moves into it and its entity's
@@ -62,7 +62,7 @@ static inline void remove_row(dod_world *w, dod__world_arch *a, uint32_t b, uint
 {
     uint32_t last_b = a->n_used - 1, last_row = a->tail - 1;
     if (b != last_b || row != last_row) {
-        unsigned char *dst = a->place.blocks[b], *src = a->place.blocks[last_b];
+        unsigned char *dst = a->place->blocks[b], *src = a->place->blocks[last_b];
         for (uint32_t k = 0; k < a->n_cols; ++k)
             dod__copy_elem(dod__world_cell(a, dst, k, row),
                                  dod__world_cell(a, src, k, last_row), a->col_size[k]);
@@ -70,7 +70,7 @@ static inline void remove_row(dod_world *w, dod__world_arch *a, uint32_t b, uint
         dod__world_ids(dst)[row] = moved;
         uint64_t *s = &w->head.slots[(uint32_t)moved.bits];
         uint64_t keep = (1ull << DOD__WORLD_LOC_SHIFT) - 1; /* generation and archetype */
-        *s = (*s & keep) | ((uint64_t)b << a->place.shift | row) << DOD__WORLD_LOC_SHIFT;
+        *s = (*s & keep) | ((uint64_t)b << a->place->shift | row) << DOD__WORLD_LOC_SHIFT;
     }
     a->n_rows--;
     if (--a->tail == 0) {
@@ -187,8 +187,8 @@ dod_status dod_world_despawn(dod_world *w, dod_entity e)
     DOD__REFUSE_IF(!s, DOD_E_NOT_FOUND);
     dod__world_arch *a = &w->arch[dod__world_slot_arch(*s)];
     uint64_t loc = dod__world_slot_loc(*s);
-    uint32_t row = (uint32_t)(loc & ((1ull << a->place.shift) - 1));
-    remove_row(w, a, (uint32_t)(loc >> a->place.shift), row);
+    uint32_t row = (uint32_t)(loc & ((1ull << a->place->shift) - 1));
+    remove_row(w, a, (uint32_t)(loc >> a->place->shift), row);
     release_slot(w, (uint32_t)e.bits);
     return DOD_OK;
 }
@@ -207,9 +207,9 @@ dod_status dod_world_move(dod_world *w, dod_entity e, uint32_t archetype)
     if (st != DOD_OK)
         return st;
     uint64_t src_loc = dod__world_slot_loc(*s);
-    uint32_t src_b = (uint32_t)(src_loc >> src->place.shift);
-    uint32_t src_row = (uint32_t)(src_loc & ((1ull << src->place.shift) - 1));
-    unsigned char *src_block = src->place.blocks[src_b];
+    uint32_t src_b = (uint32_t)(src_loc >> src->place->shift);
+    uint32_t src_row = (uint32_t)(src_loc & ((1ull << src->place->shift) - 1));
+    unsigned char *src_block = src->place->blocks[src_b];
     uint32_t row;
     unsigned char *block;
     uint64_t loc = push_row(dst, &block, &row);
@@ -217,7 +217,7 @@ dod_status dod_world_move(dod_world *w, dod_entity e, uint32_t archetype)
      * table, one entry per component), or zeroes. */
     for (uint32_t k = 0; k < dst->n_cols; ++k) {
         unsigned char *to = dod__world_cell(dst, block, k, row);
-        const dod__world_field *f = &src->place.fields[dst->col_comp[k]];
+        const dod__world_field *f = &src->place->fields[dst->col_comp[k]];
         if (f->size == 0)
             zero_cell(to, dst->col_size[k]);
         else
@@ -232,7 +232,7 @@ dod_status dod_world_move(dod_world *w, dod_entity e, uint32_t archetype)
 
 void *(dod_world_get)(const dod_world *w, dod_entity e, uint32_t component)
 {
-    return dod__world_get(w, e, component);
+    return dod__world_get_sized(w, e, component, 0);
 }
 
 int dod_world_alive(const dod_world *w, dod_entity e)

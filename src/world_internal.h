@@ -7,7 +7,7 @@
  *                the next free slot, DOD__WORLD_NO_SLOT at the end  (free)
  * so a lookup is one load and a shift and mask, never a division. A fixed archetype has one
  * block and shift 32 (the location is the row). The parts a lookup reads (the world's head,
- * each archetype's place) are declared in dod/world.h for its inline dod_world_get. */
+ * the archetypes' places) are declared in dod/world.h for its inline dod_world_get. */
 #ifndef DOD_WORLD_INTERNAL_H
 #define DOD_WORLD_INTERNAL_H
 
@@ -22,9 +22,10 @@
 #define DOD__WORLD_FIXED_SHIFT 32
 
 typedef struct dod__world_arch {
-    dod__world_place place;  /* first (dod/world.h reads it): blocks, fields, shift. The block
-                                list has n_blocks blocks: n_used holding rows, then maybe one
-                                spare; it is &first_block until it outgrows one entry */
+    dod__world_place *place; /* its entry of head.places (dod/world.h reads them): blocks,
+                                fields, shift. The block list has n_blocks blocks: n_used
+                                holding rows, then maybe one spare; it is &first_block until it
+                                outgrows one entry */
     uint32_t n_rows;         /* live rows */
     uint32_t rows_per_block; /* a fixed archetype: its capacity */
     uint32_t n_used;         /* blocks holding rows: ceil(n_rows / rows_per_block) */
@@ -45,12 +46,13 @@ typedef struct dod__world_arch {
 } dod__world_arch;
 
 struct dod_world {
-    dod__world_head head; /* first (dod/world.h reads it): slots, n_slots, tag, n_components */
+    dod__world_head head; /* first (dod/world.h reads it): slots, places, n_slots, tag,
+                             n_components */
     uint32_t slot_cap;
     uint32_t free_head;   /* most recently freed slot, DOD__WORLD_NO_SLOT when none */
     uint32_t n_free;      /* slots on the free list */
     uint32_t n_archetypes;
-    size_t bytes;         /* of this allocation (world, archetypes, field tables) */
+    size_t bytes;         /* of this allocation (world, archetypes, places, field tables) */
     dod_allocator alloc;
     dod__world_arch *arch; /* n_archetypes, in the same allocation as the world */
 };
@@ -85,7 +87,7 @@ static inline const uint64_t *dod__world_resolve(const dod_world *w, dod_entity 
 static inline dod_entity dod__world_handle(const dod_world *w, uint32_t index, uint32_t gen)
 {
     dod_entity e;
-    e.bits = (uint64_t)w->head.tag << (32 + DOD__WORLD_GEN_BITS) | (uint64_t)gen << 32 | index;
+    e.bits = (uint64_t)(w->head.tag_hi | gen) << 32 | index;
     return e;
 }
 

@@ -34,7 +34,7 @@ dod_status dod_query_init(dod_query *q, const dod_world *w, const uint32_t *all,
         if (match)
             q->archetypes[i / 64] |= 1ull << (i % 64);
     }
-    q->tag = w->head.tag;
+    q->tag = w->head.tag_hi;
     return DOD_OK;
 }
 
@@ -44,7 +44,7 @@ void dod_world_iter_init(dod_world_iter *it, const dod_world *w, const dod_query
         return;
     memset(it, 0, sizeof *it);
     it->archetype = UINT32_MAX; /* before the first */
-    if (!w || !q || q->tag != w->head.tag)
+    if (!w || !q || q->tag != w->head.tag_hi)
         return;
     it->world = w;
     memcpy(it->matched, q->archetypes, sizeof it->matched);
@@ -56,7 +56,7 @@ static void enter(dod_world_iter *it, uint32_t i, uint32_t b)
     const dod__world_arch *a = &it->world->arch[i];
     it->archetype = i;
     it->block = b;
-    it->base = a->place.blocks[b];
+    it->base = a->place->blocks[b];
     it->n = dod__world_block_rows(a, b);
     it->entities = dod__world_ids(it->base);
 }
@@ -93,7 +93,7 @@ void *dod_world_field(const dod_world_iter *it, uint32_t component)
 {
     if (!it || !it->base || component >= it->world->head.n_components)
         return NULL;
-    const dod__world_field *f = &it->world->arch[it->archetype].place.fields[component];
+    const dod__world_field *f = &it->world->arch[it->archetype].place->fields[component];
     return f->size ? it->base + f->offset : NULL;
 }
 
@@ -102,7 +102,7 @@ uint32_t dod_world_block(const dod_world *w, uint32_t archetype, uint32_t block,
     if (!w || archetype >= w->n_archetypes || block >= w->arch[archetype].n_used)
         return 0;
     const dod__world_arch *a = &w->arch[archetype];
-    unsigned char *base = a->place.blocks[block];
+    unsigned char *base = a->place->blocks[block];
     if (columns) {
         columns[0] = base;
         for (uint32_t k = 0; k < a->n_cols; ++k)

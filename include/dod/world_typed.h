@@ -149,7 +149,8 @@
 #define DOD__W_COMPONENT(P, name)                                                              \
     DOD__GENERATED DOD__W_T(name) *P##_get_##name(const dod_world *w, dod_entity e)            \
     {                                                                                          \
-        return (DOD__W_T(name) *)dod_world_get(w, e, DOD_CID(P, name));                        \
+        return (DOD__W_T(name) *)dod__world_get_sized(w, e, DOD_CID(P, name),                  \
+                                                      sizeof(DOD__W_T(name)));                 \
     }
 
 #define DOD_WORLD(P, COMPONENTS, ARCHETYPES)                                                   \
