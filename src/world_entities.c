@@ -113,7 +113,11 @@ static inline dod_status reserve(dod_world *w, dod__world_arch *a, uint32_t n_sl
     return reserve_slow(w, a, n_slots, n_rows);
 }
 
-dod_status dod_world_spawn(dod_world *w, uint32_t archetype, dod_entity *out)
+/* Append a row to `archetype` for a new entity, its components not written yet: checks the
+ * call, makes room, takes a slot, stores the handle in *out and in the id column, and gives
+ * the row's block and row. */
+static inline dod_status spawn_row(dod_world *w, uint32_t archetype, dod_entity *out,
+                                   unsigned char **block, uint32_t *row)
 {
     DOD__REFUSE_IF(!w, DOD_E_INVALID);
     DOD__REFUSE_IF(!out, DOD_E_INVALID);
@@ -122,17 +126,33 @@ dod_status dod_world_spawn(dod_world *w, uint32_t archetype, dod_entity *out)
     dod_status st = reserve(w, a, 1, 1);
     if (st != DOD_OK)
         return st;
-    uint32_t gen, row;
-    unsigned char *block;
+    uint32_t gen;
     uint32_t index = take_slot(w, &gen);
-    uint64_t loc = push_row(a, &block, &row);
-    for (uint32_t k = 0; k < a->n_cols; ++k)
-        zero_cell(dod__world_cell(a, block, k, row), a->col_size[k]);
+    uint64_t loc = push_row(a, block, row);
     dod_entity e = dod__world_handle(w, index, gen);
-    dod__world_ids(block)[row] = e;
+    dod__world_ids(*block)[*row] = e;
     w->head.slots[index] = dod__world_slot_make(gen, archetype, loc);
     *out = e;
     return DOD_OK;
+}
+
+dod_status dod_world_spawn(dod_world *w, uint32_t archetype, dod_entity *out)
+{
+    unsigned char *block;
+    uint32_t row;
+    dod_status st = spawn_row(w, archetype, out, &block, &row);
+    if (st != DOD_OK)
+        return st;
+    const dod__world_arch *a = &w->arch[archetype];
+    for (uint32_t k = 0; k < a->n_cols; ++k)
+        zero_cell(dod__world_cell(a, block, k, row), a->col_size[k]);
+    return DOD_OK;
+}
+
+dod_status dod__world_spawn_row(dod_world *w, uint32_t archetype, dod_entity *out,
+                                unsigned char **block, uint32_t *row)
+{
+    return spawn_row(w, archetype, out, block, row);
 }
 
 dod_status dod_world_spawn_n(dod_world *w, uint32_t archetype, uint32_t n, dod_entity *out)

@@ -218,6 +218,13 @@ DOD_API int dod_world_next(dod_world_iter *it);
  * is NULL, not on a block, or the archetype has no such component. */
 DOD_API void *dod_world_field(const dod_world_iter *it, uint32_t component);
 
+/* Private, for the typed layer's spawn: as dod_world_spawn, but the components are left as
+ * they are, for the caller to write, every one, before any other call: the new row is row
+ * *row of *block, and component c's element lies at *block + dod__world_fields(w,
+ * archetype)[c].offset + *row * its size. */
+DOD_API dod_status dod__world_spawn_row(dod_world *w, uint32_t archetype, dod_entity *out,
+                                        unsigned char **block, uint32_t *row);
+
 /* Private, for the inline lookups below; the layout may change in any release.
  * Every dod_world starts with a dod__world_head, which points at one dod__world_place per
  * archetype. A slot of the entity index: generation (DOD__WORLD_GEN_BITS), archetype (8 bits),
@@ -246,6 +253,12 @@ typedef struct dod__world_head {
                                  high half but the generation */
     uint32_t n_components;
 } dod__world_head;
+
+/* The field table of an archetype of w (w not NULL, archetype < its n_archetypes). */
+static inline const dod__world_field *dod__world_fields(const dod_world *w, uint32_t archetype)
+{
+    return ((const dod__world_head *)(const void *)w)->places[archetype].fields;
+}
 
 /* The slot of e when e is alive in the world of h, else NULL. */
 static inline const uint64_t *dod__world_find(const dod__world_head *h, dod_entity e)
