@@ -65,14 +65,9 @@ dod_status dod_table_push(dod_table *t, dod_table_handle *out)
     uint32_t row = t->n_rows++;
     t->slots[slot].index = row;
     dod__table_row_slot(t)[row] = slot;
-    static const unsigned char zero[DOD_ALIGN] = { 0 };
-    for (uint32_t c = 0; c < t->n_cols; ++c) {
-        unsigned char *at = (unsigned char *)t->col[c] + (size_t)row * t->desc[c].size;
-        if (t->desc[c].size <= sizeof zero)
-            dod__copy_elem(at, zero, t->desc[c].size);
-        else
-            memset(at, 0, t->desc[c].size);
-    }
+    for (uint32_t c = 0; c < t->n_cols; ++c)
+        dod__zero_elem((unsigned char *)t->col[c] + (size_t)row * t->desc[c].size,
+                       t->desc[c].size);
     *out = make_handle(t, slot);
     return DOD_OK;
 }

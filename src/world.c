@@ -20,16 +20,16 @@ static uint32_t next_tag(void)
 #endif
 
 /* Bytes of `rows` rows of a (ids included), each column starting on a 64-byte line; 0 when
- * that does not fit size_t. */
-static size_t block_bytes_for(const dod__world_arch *a, uint32_t rows, size_t *col_off)
+ * that does not fit size_t. cols: NULL, or a->cols to store the columns' offsets. */
+static size_t block_bytes_for(const dod__world_arch *a, uint32_t rows, dod__world_field *cols)
 {
     size_t total, b;
     if (!dod__mul(sizeof(dod_entity), rows, &b) || !dod__align_up(b, &total))
         return 0;
     for (uint32_t k = 0; k < a->n_cols; ++k) {
-        if (col_off)
-            col_off[k] = total;
-        if (!dod__mul(a->col_size[k], rows, &b) || !dod__align_up(b, &b) ||
+        if (cols)
+            cols[k].offset = total;
+        if (!dod__mul(a->cols[k].size, rows, &b) || !dod__align_up(b, &b) ||
             !dod__add(total, b, &total))
             return 0;
     }
@@ -41,7 +41,7 @@ static uint32_t rows_per_block(const dod__world_arch *a, size_t block_bytes)
 {
     size_t row = sizeof(dod_entity);
     for (uint32_t k = 0; k < a->n_cols; ++k)
-        if (!dod__add(row, a->col_size[k], &row))
+        if (!dod__add(row, a->cols[k].size, &row))
             return 0;
     uint32_t rows = (uint32_t)(block_bytes / row); /* block_bytes < 2^32 */
     /* Padding to the lines costs less than a line a column: a few steps down at most. */
@@ -63,13 +63,13 @@ static dod_status layout_archetype(const dod_world_desc *d, const dod_archetype_
             return DOD__FAIL(DOD_E_INVALID, "a component is repeated in an archetype");
         a->comp_bits[c / 64] |= 1ull << (c % 64);
         a->col_comp[k] = (uint8_t)c;
-        a->col_size[k] = d->components[c].size;
+        a->cols[k].size = d->components[c].size;
     }
     a->n_cols = ad->n_components;
     a->fixed = ad->capacity > 0;
     if (a->fixed) {
         a->rows_per_block = ad->capacity;
-        a->block_bytes = block_bytes_for(a, ad->capacity, a->col_off);
+        a->block_bytes = block_bytes_for(a, ad->capacity, a->cols);
         DOD__REFUSE_IF(a->block_bytes == 0, DOD_E_OVERFLOW);
         a->max_blocks = 1;
         a->place->shift = DOD__WORLD_FIXED_SHIFT;
@@ -81,7 +81,7 @@ static dod_status layout_archetype(const dod_world_desc *d, const dod_archetype_
     a->rows_per_block = rows_per_block(a, a->block_bytes);
     DOD__REFUSE_IF(a->rows_per_block == 0, DOD_E_INVALID); /* a row wider than a block */
     a->tail = a->rows_per_block;
-    (void)block_bytes_for(a, a->rows_per_block, a->col_off);
+    (void)block_bytes_for(a, a->rows_per_block, a->cols);
     while ((1u << a->place->shift) < a->rows_per_block)
         a->place->shift++;
     a->place->row_mask = (1u << a->place->shift) - 1;
@@ -166,8 +166,7 @@ dod_status dod_world_create(dod_world **out, const dod_world_desc *desc)
         a->blocks_cap = 1;
         a->place->fields = fields;
         for (uint32_t k = 0; k < a->n_cols; ++k) {
-            fields[a->col_comp[k]].offset = a->col_off[k];
-            fields[a->col_comp[k]].size = a->col_size[k];
+            fields[a->col_comp[k]] = a->cols[k];
         }
         fields += w->head.n_components;
     }

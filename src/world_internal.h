@@ -31,6 +31,8 @@ typedef struct dod__world_arch {
     uint32_t n_used;         /* blocks holding rows: ceil(n_rows / rows_per_block) */
     uint32_t tail;           /* rows in the last block holding rows; rows_per_block when
                                 there is none, so "tail is full" means "append a block" */
+    unsigned char *end_block; /* the last block holding rows (n_used > 0), and the location */
+    uint64_t end_loc;         /* of its row 0: push and remove read these, not the list */
     uint32_t n_cols;         /* components */
     uint32_t n_blocks;       /* blocks allocated: n_used or n_used + 1 */
     uint64_t rows_held;      /* n_blocks * rows_per_block: rows that fit without allocating */
@@ -40,8 +42,8 @@ typedef struct dod__world_arch {
     size_t block_bytes;      /* bytes of each block */
     unsigned char *first_block;
     uint64_t comp_bits[DOD_WORLD_MAX_COMPONENTS / 64];     /* the components it has */
-    size_t col_off[DOD_WORLD_MAX_ARCHETYPE_COMPONENTS];    /* column k's offset in a block */
-    size_t col_size[DOD_WORLD_MAX_ARCHETYPE_COMPONENTS];   /* column k's element size */
+    dod__world_field cols[DOD_WORLD_MAX_ARCHETYPE_COMPONENTS]; /* column k: offset in a block,
+                                                                   element size */
     uint8_t col_comp[DOD_WORLD_MAX_ARCHETYPE_COMPONENTS];  /* column -> component */
 } dod__world_arch;
 
@@ -101,7 +103,7 @@ static inline uint32_t dod__world_block_rows(const dod__world_arch *a, uint32_t 
 static inline unsigned char *dod__world_cell(const dod__world_arch *a, unsigned char *block,
                                              uint32_t col, uint32_t row)
 {
-    return block + a->col_off[col] + (size_t)row * a->col_size[col];
+    return block + a->cols[col].offset + (size_t)row * a->cols[col].size;
 }
 
 /* The entity-id column of a block (offset 0). */

@@ -106,7 +106,7 @@ uint32_t dod_world_block(const dod_world *w, uint32_t archetype, uint32_t block,
     if (columns) {
         columns[0] = base;
         for (uint32_t k = 0; k < a->n_cols; ++k)
-            columns[1 + k] = base + a->col_off[k];
+            columns[1 + k] = base + a->cols[k].offset;
     }
     return dod__world_block_rows(a, block);
 }

@@ -40,7 +40,7 @@ static inline uint64_t world_snap(const dod_world *w)
             uint32_t n = dod__world_block_rows(a, b);
             h = world_snap_mix(h, a->place->blocks[b], n * sizeof(dod_entity));
             for (uint32_t k = 0; k < a->n_cols; ++k)
-                h = world_snap_mix(h, a->place->blocks[b] + a->col_off[k], n * a->col_size[k]);
+                h = world_snap_mix(h, a->place->blocks[b] + a->cols[k].offset, n * a->cols[k].size);
         }
     }
     return h ^ dod_world_bytes(w);
