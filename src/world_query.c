@@ -47,6 +47,7 @@ void dod_world_iter_init(dod_world_iter *it, const dod_world *w, const dod_query
     if (!w || !q || q->tag != w->head.tag_hi)
         return;
     it->world = w;
+    it->n_components = w->head.n_components;
     memcpy(it->matched, q->archetypes, sizeof it->matched);
 }
 
@@ -57,6 +58,7 @@ static void enter(dod_world_iter *it, uint32_t i, uint32_t b)
     it->archetype = i;
     it->block = b;
     it->base = a->place->blocks[b];
+    it->fields = a->place->fields;
     it->n = dod__world_block_rows(a, b);
     it->entities = dod__world_ids(it->base);
 }
@@ -89,12 +91,9 @@ int dod_world_next(dod_world_iter *it)
     return 0;
 }
 
-void *dod_world_field(const dod_world_iter *it, uint32_t component)
+void *(dod_world_field)(const dod_world_iter *it, uint32_t component)
 {
-    if (!it || !it->base || component >= it->world->head.n_components)
-        return NULL;
-    const dod__world_field *f = &it->world->arch[it->archetype].place->fields[component];
-    return f->size ? it->base + f->offset : NULL;
+    return dod__world_field_at(it, component);
 }
 
 uint32_t dod_world_block(const dod_world *w, uint32_t archetype, uint32_t block, void **columns)

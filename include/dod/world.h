@@ -199,6 +199,8 @@ typedef struct dod_world_iter {
     /* private fields follow */
     const dod_world *world;
     unsigned char *base;         /* the current block */
+    const struct dod__world_field *fields; /* the current archetype's field table */
+    uint32_t n_components;       /* of the world: the field table's length */
     uint32_t block;              /* the current block's number in its archetype */
     uint64_t matched[DOD_WORLD_MAX_ARCHETYPES / 64]; /* the query's archetypes */
 } dod_world_iter;
@@ -215,7 +217,9 @@ DOD_API void dod_world_iter_init(dod_world_iter *it, const dod_world *w, const d
 DOD_API int dod_world_next(dod_world_iter *it);
 
 /* The current block's column of `component`: n elements, 64-byte aligned. O(1). NULL when it
- * is NULL, not on a block, or the archetype has no such component. */
+ * is NULL, not on a block, or the archetype has no such component. A macro below makes calls
+ * inline (the block's address plus the field table's offset); (dod_world_field)(...) reaches
+ * the library's function, which does the same. */
 DOD_API void *dod_world_field(const dod_world_iter *it, uint32_t component);
 
 /* Private, for the typed layer's spawn: as dod_world_spawn, but the components are left as
@@ -292,6 +296,16 @@ static inline void *dod__world_get_sized(const dod_world *w, dod_entity e, uint3
 }
 
 #define dod_world_get(w, e, component) dod__world_get_sized((w), (e), (component), 0)
+
+static inline void *dod__world_field_at(const dod_world_iter *it, uint32_t component)
+{
+    if (!it || !it->base || component >= it->n_components)
+        return NULL;
+    size_t offset = it->fields[component].offset;
+    return offset ? it->base + offset : NULL;
+}
+
+#define dod_world_field(it, component) dod__world_field_at((it), (component))
 
 #ifdef __cplusplus
 }
