@@ -51,6 +51,22 @@ void dod_world_iter_init(dod_world_iter *it, const dod_world *w, const dod_query
     memcpy(it->matched, q->archetypes, sizeof it->matched);
 }
 
+/* Block b of a is about to be walked: the first lines of each column of block b + 1 are
+ * fetched now. The hardware prefetchers follow a column within a block but lose it at the
+ * block's end, where the next block's columns start elsewhere; measured on the seed's loop
+ * over 16 KiB blocks at 1M entities, two lines a column cut the time by about a sixth, more
+ * lines did not help further (docs/world.md, "Block size"). */
+static void prefetch_next(const dod__world_arch *a, uint32_t b)
+{
+    if (b + 1 >= a->n_used)
+        return;
+    const unsigned char *next = a->place->blocks[b + 1];
+    for (uint32_t k = 0; k < a->n_cols; ++k) {
+        DOD__PREFETCH(next + a->cols[k].offset);
+        DOD__PREFETCH(next + a->cols[k].offset + 64);
+    }
+}
+
 /* Put the iterator on block b of archetype i (b < its n_used). */
 static void enter(dod_world_iter *it, uint32_t i, uint32_t b)
 {
@@ -61,6 +77,7 @@ static void enter(dod_world_iter *it, uint32_t i, uint32_t b)
     it->fields = a->place->fields;
     it->n = dod__world_block_rows(a, b);
     it->entities = dod__world_ids(it->base);
+    prefetch_next(a, b);
 }
 
 int dod_world_next(dod_world_iter *it)
@@ -102,6 +119,7 @@ uint32_t dod_world_block(const dod_world *w, uint32_t archetype, uint32_t block,
         return 0;
     const dod__world_arch *a = &w->arch[archetype];
     unsigned char *base = a->place->blocks[block];
+    prefetch_next(a, block);
     if (columns) {
         columns[0] = base;
         for (uint32_t k = 0; k < a->n_cols; ++k)
