@@ -21,7 +21,7 @@ static uint32_t next_tag(void)
 
 /* Bytes of `rows` rows of a (ids included), each column starting on a 64-byte line; 0 when
  * that does not fit size_t. cols: NULL, or a->cols to store the columns' offsets. */
-static size_t block_bytes_for(const dod__world_arch *a, uint32_t rows, dod__world_field *cols)
+static size_t block_bytes_for(const dod__world_arch *a, uint32_t rows, dod__world_col *cols)
 {
     size_t total, b;
     if (!dod__mul(sizeof(dod_entity), rows, &b) || !dod__align_up(b, &total))
@@ -62,7 +62,7 @@ static dod_status layout_archetype(const dod_world_desc *d, const dod_archetype_
         if (a->comp_bits[c / 64] >> (c % 64) & 1u)
             return DOD__FAIL(DOD_E_INVALID, "a component is repeated in an archetype");
         a->comp_bits[c / 64] |= 1ull << (c % 64);
-        a->col_comp[k] = (uint8_t)c;
+        a->cols[k].comp = c;
         a->cols[k].size = d->components[c].size;
     }
     a->n_cols = ad->n_components;
@@ -166,7 +166,8 @@ dod_status dod_world_create(dod_world **out, const dod_world_desc *desc)
         a->blocks_cap = 1;
         a->place->fields = fields;
         for (uint32_t k = 0; k < a->n_cols; ++k) {
-            fields[a->col_comp[k]] = a->cols[k];
+            fields[a->cols[k].comp].offset = a->cols[k].offset;
+            fields[a->cols[k].comp].size = a->cols[k].size;
         }
         fields += w->head.n_components;
     }

@@ -32,18 +32,18 @@ static void release_slot(dod_world *w, uint32_t index)
     w->n_free++;
 }
 
-/* Block n_used - 1 is a's last block holding rows (n_used > 0). */
+/* Block n_open - 1 is a's end block (n_open > 0). */
 static inline void set_end(dod__world_arch *a)
 {
-    a->end_block = a->place->blocks[a->n_used - 1];
-    a->end_loc = (uint64_t)(a->n_used - 1) << a->place->shift;
+    a->end_block = a->place->blocks[a->n_open - 1];
+    a->end_loc = (uint64_t)(a->n_open - 1) << a->place->shift;
 }
 
 /* Append a row to a (room reserved): its block and row; returns its location. */
 static inline uint64_t push_row(dod__world_arch *a, unsigned char **block, uint32_t *row)
 {
     if (a->tail == a->rows_per_block) {
-        a->n_used++;
+        a->n_open++;
         a->tail = 0;
         set_end(a);
     }
@@ -54,14 +54,15 @@ static inline uint64_t push_row(dod__world_arch *a, unsigned char **block, uint3
 }
 
 /* Swap-remove a's row at location loc, row `row` of `block`: the last row moves into it and
- * its entity's slot follows; a block left empty becomes the spare (an older spare is freed). */
+ * its entity's slot follows. An end block left empty becomes the spare (an older spare is
+ * freed), but block 0, which stays open. */
 static inline void remove_row(dod_world *w, dod__world_arch *a, unsigned char *block,
                               uint32_t row, uint64_t loc)
 {
     uint32_t last_row = a->tail - 1;
     if ((a->end_loc | last_row) != loc) {
         unsigned char *last = a->end_block;
-        for (const dod__world_field *c = a->cols, *end = c + a->n_cols; c != end; ++c)
+        for (const dod__world_col *c = a->cols, *end = c + a->n_cols; c != end; ++c)
             dod__copy_elem(block + c->offset + (size_t)row * c->size,
                            last + c->offset + (size_t)last_row * c->size, c->size);
         dod_entity moved = dod__world_ids(last)[last_row];
@@ -72,11 +73,12 @@ static inline void remove_row(dod_world *w, dod__world_arch *a, unsigned char *b
     }
     a->n_rows--;
     if (--a->tail == 0) {
-        a->n_used--;
-        a->tail = a->rows_per_block;
-        if (a->n_used)
+        if (a->n_open > 1) {
+            a->n_open--;
+            a->tail = a->rows_per_block;
             set_end(a);
-        if (a->n_blocks > a->n_used + 1)
+        }
+        if (a->n_blocks > dod__world_used_blocks(a) + 1)
             dod__world_trim_blocks(w, a);
     }
 }
@@ -238,24 +240,27 @@ dod_status dod_world_move(dod_world *w, dod_entity e, uint32_t archetype)
     dod_status st = reserve(w, dst, 0, 1);
     if (st != DOD_OK)
         return st;
-    uint64_t src_loc = dod__world_slot_loc(*s);
-    uint32_t src_row, row;
-    unsigned char *src_block = locate(src, src_loc, &src_row), *block;
-    uint64_t slot = dod__world_slot_make(dod__world_slot_gen(*s), archetype,
-                                         push_row(dst, &block, &row));
+    /* e's new row and slot first: neither is needed again, so fewer values stay live */
+    uint32_t row;
+    unsigned char *block;
+    uint64_t slot = *s;
+    w->head.slots[(uint32_t)e.bits] =
+        dod__world_slot_make(dod__world_slot_gen(slot), archetype, push_row(dst, &block, &row));
+    dod__world_ids(block)[row] = e;
+    uint64_t src_loc = dod__world_slot_loc(slot);
+    uint32_t src_row;
+    unsigned char *src_block = locate(src, src_loc, &src_row);
     /* Each column of the new archetype: the old one's column of that component (its field
      * table, one entry per component; offset 0: it has none), or zeroes. */
     const dod__world_field *fields = src->place->fields;
-    for (uint32_t k = 0; k < dst->n_cols; ++k) {
-        size_t size = dst->cols[k].size, at = fields[dst->col_comp[k]].offset;
-        unsigned char *to = block + dst->cols[k].offset + (size_t)row * size;
+    for (const dod__world_col *c = dst->cols, *end = c + dst->n_cols; c != end; ++c) {
+        size_t size = c->size, at = fields[c->comp].offset;
+        unsigned char *to = block + c->offset + (size_t)row * size;
         if (at)
             dod__copy_elem(to, src_block + at + (size_t)src_row * size, size);
         else
             dod__zero_elem(to, size);
     }
-    dod__world_ids(block)[row] = e;
-    w->head.slots[(uint32_t)e.bits] = slot;
     remove_row(w, src, src_block, src_row, src_loc);
     return DOD_OK;
 }

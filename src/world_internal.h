@@ -21,20 +21,29 @@
 #define DOD__WORLD_NO_SLOT UINT32_MAX      /* the free list's end */
 #define DOD__WORLD_FIXED_SHIFT 32
 
+typedef struct dod__world_col { /* a column of an archetype */
+    size_t offset;               /* from a block's start */
+    size_t size;                 /* of an element */
+    size_t comp;                 /* its component: the index into field tables */
+} dod__world_col;
+
 typedef struct dod__world_arch {
     dod__world_place *place; /* its entry of head.places (dod/world.h reads them): blocks,
-                                fields, shift. The block list has n_blocks blocks: n_used
-                                holding rows, then maybe one spare; it is &first_block until it
+                                fields, shift. The block list has n_blocks blocks: n_open
+                                opened, then maybe one spare; it is &first_block until it
                                 outgrows one entry */
     uint32_t n_rows;         /* live rows */
     uint32_t rows_per_block; /* a fixed archetype: its capacity */
-    uint32_t n_used;         /* blocks holding rows: ceil(n_rows / rows_per_block) */
-    uint32_t tail;           /* rows in the last block holding rows; rows_per_block when
-                                there is none, so "tail is full" means "append a block" */
-    unsigned char *end_block; /* the last block holding rows (n_used > 0), and the location */
-    uint64_t end_loc;         /* of its row 0: push and remove read these, not the list */
+    uint32_t n_open;         /* blocks 0 .. n_open - 1 hold the rows: all full but the last,
+                                the end block, which holds `tail`. When the archetype empties,
+                                block 0 stays open with tail 0 (dod__world_used_blocks is 0),
+                                so a row coming and going there does not reopen it */
+    uint32_t tail;           /* rows in the end block; rows_per_block when no block is open,
+                                so "tail is full" means "open the next block" */
+    unsigned char *end_block; /* the end block (n_open > 0), and the location of its row 0: */
+    uint64_t end_loc;         /* push and remove read these, not the block list */
     uint32_t n_cols;         /* components */
-    uint32_t n_blocks;       /* blocks allocated: n_used or n_used + 1 */
+    uint32_t n_blocks;       /* blocks allocated: n_open, or n_open + 1 with a spare */
     uint64_t rows_held;      /* n_blocks * rows_per_block: rows that fit without allocating */
     uint32_t blocks_cap;     /* entries of the block list */
     uint32_t max_blocks;     /* the memory cap (and the location bits) in blocks */
@@ -42,9 +51,7 @@ typedef struct dod__world_arch {
     size_t block_bytes;      /* bytes of each block */
     unsigned char *first_block;
     uint64_t comp_bits[DOD_WORLD_MAX_COMPONENTS / 64];     /* the components it has */
-    dod__world_field cols[DOD_WORLD_MAX_ARCHETYPE_COMPONENTS]; /* column k: offset in a block,
-                                                                   element size */
-    uint8_t col_comp[DOD_WORLD_MAX_ARCHETYPE_COMPONENTS];  /* column -> component */
+    dod__world_col cols[DOD_WORLD_MAX_ARCHETYPE_COMPONENTS]; /* in the desc's order */
 } dod__world_arch;
 
 struct dod_world {
@@ -93,10 +100,16 @@ static inline dod_entity dod__world_handle(const dod_world *w, uint32_t index, u
     return e;
 }
 
-/* Rows in block b of a (b < n_used). */
+/* Blocks of a holding rows: 0 .. this - 1. */
+static inline uint32_t dod__world_used_blocks(const dod__world_arch *a)
+{
+    return a->n_rows ? a->n_open : 0;
+}
+
+/* Rows in block b of a (b < dod__world_used_blocks(a)). */
 static inline uint32_t dod__world_block_rows(const dod__world_arch *a, uint32_t b)
 {
-    return b + 1 < a->n_used ? a->rows_per_block : a->tail;
+    return b + 1 < a->n_open ? a->rows_per_block : a->tail;
 }
 
 /* The address of row `row` of column `col` in `block`. */
@@ -119,8 +132,8 @@ static inline dod_entity *dod__world_ids(unsigned char *block)
  * DOD_E_FULL (capacity or memory cap), DOD_E_NOMEM. */
 dod_status dod__world_reserve_rows(dod_world *w, dod__world_arch *a, uint32_t n);
 
-/* After a's last block holding rows emptied (n_used already counts the blocks holding rows):
- * blocks past them, beyond one spare, are freed. */
+/* After a's end block emptied: blocks past the ones holding rows, beyond one empty block,
+ * are freed. */
 void dod__world_trim_blocks(dod_world *w, dod__world_arch *a);
 
 /* Make sure n more slots can be taken without allocating: a larger entity index goes into

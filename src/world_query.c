@@ -58,7 +58,7 @@ void dod_world_iter_init(dod_world_iter *it, const dod_world *w, const dod_query
  * lines did not help further (docs/world.md, "Block size"). */
 static void prefetch_next(const dod__world_arch *a, uint32_t b)
 {
-    if (b + 1 >= a->n_used)
+    if (b + 1 >= dod__world_used_blocks(a))
         return;
     const unsigned char *next = a->place->blocks[b + 1];
     for (uint32_t k = 0; k < a->n_cols; ++k) {
@@ -67,7 +67,7 @@ static void prefetch_next(const dod__world_arch *a, uint32_t b)
     }
 }
 
-/* Put the iterator on block b of archetype i (b < its n_used). */
+/* Put the iterator on block b of archetype i (b < its used blocks). */
 static void enter(dod_world_iter *it, uint32_t i, uint32_t b)
 {
     const dod__world_arch *a = &it->world->arch[i];
@@ -85,7 +85,7 @@ int dod_world_next(dod_world_iter *it)
     if (!it || !it->world)
         return 0;
     const dod_world *w = it->world;
-    if (it->base && it->block + 1 < w->arch[it->archetype].n_used) {
+    if (it->base && it->block + 1 < dod__world_used_blocks(&w->arch[it->archetype])) {
         enter(it, it->archetype, it->block + 1);
         return 1;
     }
@@ -96,7 +96,7 @@ int dod_world_next(dod_world_iter *it)
             i |= 63; /* nothing more in this word */
             continue;
         }
-        if ((word & 1u) && w->arch[i].n_used > 0) {
+        if ((word & 1u) && w->arch[i].n_rows > 0) {
             enter(it, i, 0);
             return 1;
         }
@@ -115,7 +115,7 @@ void *(dod_world_field)(const dod_world_iter *it, uint32_t component)
 
 uint32_t dod_world_block(const dod_world *w, uint32_t archetype, uint32_t block, void **columns)
 {
-    if (!w || archetype >= w->n_archetypes || block >= w->arch[archetype].n_used)
+    if (!w || archetype >= w->n_archetypes || block >= dod__world_used_blocks(&w->arch[archetype]))
         return 0;
     const dod__world_arch *a = &w->arch[archetype];
     unsigned char *base = a->place->blocks[block];

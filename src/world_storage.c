@@ -55,7 +55,7 @@ dod_status dod__world_reserve_rows(dod_world *w, dod__world_arch *a, uint32_t n)
 
 void dod__world_trim_blocks(dod_world *w, dod__world_arch *a)
 {
-    while (a->n_blocks > a->n_used + 1) {
+    while (a->n_blocks > dod__world_used_blocks(a) + 1) {
         a->n_blocks--;
         dod__free(&w->alloc, a->place->blocks[a->n_blocks], a->block_bytes);
     }
