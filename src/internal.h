@@ -118,9 +118,13 @@ static inline void dod__copy_elem(unsigned char *dst, const unsigned char *src, 
 static inline void dod__zero_elem(unsigned char *dst, size_t size)
 {
     static const unsigned char zero[DOD_ALIGN];
-    for (; size > sizeof zero; dst += sizeof zero, size -= sizeof zero)
-        dod__copy_elem(dst, zero, sizeof zero);
-    dod__copy_elem(dst, zero, size);
+    if (size <= sizeof zero) {
+        dod__copy_elem(dst, zero, size);
+        return;
+    }
+    for (size_t at = 0; at + 32 < size; at += 32)
+        memset(dst + at, 0, 32);
+    memset(dst + size - 32, 0, 32);
 }
 
 /* Read a possibly unaligned uint32_t in host byte order. */
