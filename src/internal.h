@@ -83,6 +83,50 @@ static inline const char *dod__element_rule_broken(size_t size, size_t align)
     return NULL;
 }
 
+/* Copy one element of a column (a table's, a world's) of `size` bytes; src and dst do not
+ * overlap. The common sizes are single moves, any other size a few overlapping moves: never
+ * a call, so a loop over columns keeps its values in registers. */
+static inline void dod__copy_elem(unsigned char *dst, const unsigned char *src, size_t size)
+{
+    switch (size) {
+    case 4: memcpy(dst, src, 4); return;
+    case 8: memcpy(dst, src, 8); return;
+    case 16: memcpy(dst, src, 16); return;
+    default: break;
+    }
+    if (size >= 32) {
+        for (size_t at = 0; at + 32 < size; at += 32)
+            memcpy(dst + at, src + at, 32);
+        memcpy(dst + size - 32, src + size - 32, 32);
+    } else if (size >= 16) {
+        memcpy(dst, src, 16);
+        memcpy(dst + size - 16, src + size - 16, 16);
+    } else if (size >= 8) {
+        memcpy(dst, src, 8);
+        memcpy(dst + size - 8, src + size - 8, 8);
+    } else if (size >= 4) {
+        memcpy(dst, src, 4);
+        memcpy(dst + size - 4, src + size - 4, 4);
+    } else { /* 1 to 3 bytes */
+        dst[0] = src[0];
+        dst[size / 2] = src[size / 2];
+        dst[size - 1] = src[size - 1];
+    }
+}
+
+/* Zero one element of `size` bytes, as dod__copy_elem copies (no call). */
+static inline void dod__zero_elem(unsigned char *dst, size_t size)
+{
+    static const unsigned char zero[DOD_ALIGN];
+    if (size <= sizeof zero) {
+        dod__copy_elem(dst, zero, size);
+        return;
+    }
+    for (size_t at = 0; at + 32 < size; at += 32)
+        memset(dst + at, 0, 32);
+    memset(dst + size - 32, 0, 32);
+}
+
 /* Read a possibly unaligned uint32_t in host byte order. */
 static inline uint32_t dod__load_u32(const void *p)
 {

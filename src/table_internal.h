@@ -87,15 +87,4 @@ static inline size_t dod__table_max_size(const dod_table *t)
  * patch every slot. Columns do not move. */
 void dod__table_apply_perm(dod_table *t, const uint32_t *perm, void *scratch);
 
-/* Copy one element of `size` bytes; the common sizes become single moves. */
-static inline void dod__table_copy_elem(unsigned char *dst, const unsigned char *src, size_t size)
-{
-    switch (size) {
-    case 4: memcpy(dst, src, 4); break;
-    case 8: memcpy(dst, src, 8); break;
-    case 16: memcpy(dst, src, 16); break;
-    default: memcpy(dst, src, size); break;
-    }
-}
-
 #endif /* DOD_TABLE_INTERNAL_H */

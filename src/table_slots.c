@@ -65,14 +65,9 @@ dod_status dod_table_push(dod_table *t, dod_table_handle *out)
     uint32_t row = t->n_rows++;
     t->slots[slot].index = row;
     dod__table_row_slot(t)[row] = slot;
-    static const unsigned char zero[DOD_ALIGN] = { 0 };
-    for (uint32_t c = 0; c < t->n_cols; ++c) {
-        unsigned char *at = (unsigned char *)t->col[c] + (size_t)row * t->desc[c].size;
-        if (t->desc[c].size <= sizeof zero)
-            dod__table_copy_elem(at, zero, t->desc[c].size);
-        else
-            memset(at, 0, t->desc[c].size);
-    }
+    for (uint32_t c = 0; c < t->n_cols; ++c)
+        dod__zero_elem((unsigned char *)t->col[c] + (size_t)row * t->desc[c].size,
+                       t->desc[c].size);
     *out = make_handle(t, slot);
     return DOD_OK;
 }
@@ -87,7 +82,7 @@ static void swap_remove_row(dod_table *t, uint32_t row)
         for (uint32_t c = 0; c < t->n_cols; ++c) {
             size_t size = t->desc[c].size;
             unsigned char *base = (unsigned char *)t->col[c];
-            dod__table_copy_elem(base + (size_t)row * size, base + (size_t)last * size, size);
+            dod__copy_elem(base + (size_t)row * size, base + (size_t)last * size, size);
         }
         row_slot[row] = row_slot[last];
         t->slots[row_slot[row]].index = row;

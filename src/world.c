@@ -11,16 +11,16 @@ static uint32_t next_world_tag(void)
 }
 
 /* Bytes of `rows` rows of a (ids included), each column starting on a 64-byte line; 0 when
- * that does not fit size_t. */
-static size_t block_bytes_for(const dod__world_arch *a, uint32_t rows, size_t *col_off)
+ * that does not fit size_t. cols: NULL, or a->cols to store the columns' offsets. */
+static size_t block_bytes_for(const dod__world_arch *a, uint32_t rows, dod__world_col *cols)
 {
     size_t total, b;
     if (!dod__mul(sizeof(dod_entity), rows, &b) || !dod__align_up(b, &total))
         return 0;
     for (uint32_t k = 0; k < a->n_cols; ++k) {
-        if (col_off)
-            col_off[k] = total;
-        if (!dod__mul(a->col_size[k], rows, &b) || !dod__align_up(b, &b) ||
+        if (cols)
+            cols[k].offset = total;
+        if (!dod__mul(a->cols[k].size, rows, &b) || !dod__align_up(b, &b) ||
             !dod__add(total, b, &total))
             return 0;
     }
@@ -32,7 +32,7 @@ static uint32_t rows_per_block(const dod__world_arch *a, size_t block_bytes)
 {
     size_t row = sizeof(dod_entity);
     for (uint32_t k = 0; k < a->n_cols; ++k)
-        if (!dod__add(row, a->col_size[k], &row))
+        if (!dod__add(row, a->cols[k].size, &row))
             return 0;
     uint32_t rows = (uint32_t)(block_bytes / row); /* block_bytes < 2^32 */
     /* Padding to the lines costs less than a line a column: a few steps down at most. */
@@ -53,17 +53,18 @@ static dod_status layout_archetype(const dod_world_desc *d, const dod_archetype_
         if (a->comp_bits[c / 64] >> (c % 64) & 1u)
             return DOD__FAIL(DOD_E_INVALID, "a component is repeated in an archetype");
         a->comp_bits[c / 64] |= 1ull << (c % 64);
-        a->col_comp[k] = (uint8_t)c;
-        a->col_size[k] = d->components[c].size;
+        a->cols[k].comp = c;
+        a->cols[k].size = d->components[c].size;
     }
     a->n_cols = ad->n_components;
     a->fixed = ad->capacity > 0;
     if (a->fixed) {
         a->rows_per_block = ad->capacity;
-        a->block_bytes = block_bytes_for(a, ad->capacity, a->col_off);
+        a->block_bytes = block_bytes_for(a, ad->capacity, a->cols);
         DOD__REFUSE_IF(a->block_bytes == 0, DOD_E_OVERFLOW);
         a->max_blocks = 1;
-        a->place.shift = DOD__WORLD_FIXED_SHIFT;
+        a->place->shift = DOD__WORLD_FIXED_SHIFT;
+        a->place->row_mask = UINT32_MAX;
         a->tail = a->rows_per_block;
         return DOD_OK;
     }
@@ -71,11 +72,12 @@ static dod_status layout_archetype(const dod_world_desc *d, const dod_archetype_
     a->rows_per_block = rows_per_block(a, a->block_bytes);
     DOD__REFUSE_IF(a->rows_per_block == 0, DOD_E_INVALID); /* a row wider than a block */
     a->tail = a->rows_per_block;
-    (void)block_bytes_for(a, a->rows_per_block, a->col_off);
-    while ((1u << a->place.shift) < a->rows_per_block)
-        a->place.shift++;
+    (void)block_bytes_for(a, a->rows_per_block, a->cols);
+    while ((1u << a->place->shift) < a->rows_per_block)
+        a->place->shift++;
+    a->place->row_mask = (1u << a->place->shift) - 1;
     /* A location has DOD__WORLD_LOC_BITS bits: block << shift | row. */
-    uint64_t max_blocks = 1ull << (DOD__WORLD_LOC_BITS - a->place.shift);
+    uint64_t max_blocks = 1ull << (DOD__WORLD_LOC_BITS - a->place->shift);
     if (ad->memory_cap && ad->memory_cap / a->block_bytes < max_blocks)
         max_blocks = ad->memory_cap / a->block_bytes;
     a->max_blocks = max_blocks < UINT32_MAX ? (uint32_t)max_blocks : UINT32_MAX;
@@ -96,7 +98,10 @@ static dod_status check_desc(const dod_world_desc *d)
     }
     for (uint32_t i = 0; i < d->n_archetypes; ++i) {
         dod__world_arch scratch;
+        dod__world_place scratch_place;
         memset(&scratch, 0, sizeof scratch);
+        memset(&scratch_place, 0, sizeof scratch_place);
+        scratch.place = &scratch_place;
         dod_status st = layout_archetype(d, &d->archetypes[i], &scratch);
         if (st != DOD_OK)
             return st;
@@ -121,15 +126,16 @@ dod_status dod_world_create(dod_world **out, const dod_world_desc *desc)
     dod_status st = check_desc(desc);
     if (st != DOD_OK)
         return st;
-    /* One allocation: the world, its archetypes, and their field tables (one entry per
-     * archetype and component: n_archetypes * n_components, at most 1 MiB). */
+    /* One allocation: the world, its archetypes, their places and their field tables (one
+     * entry per archetype and component: n_archetypes * n_components, at most 1 MiB). */
     dod_allocator alloc = dod__allocator_or_heap(desc->alloc);
-    size_t head, archs, bytes;
+    size_t head, archs, places, bytes;
     DOD__REFUSE_IF(!dod__align_up(sizeof(dod_world), &head), DOD_E_OVERFLOW);
     DOD__REFUSE_IF(!dod__mul(desc->n_archetypes, sizeof(dod__world_arch), &archs) ||
+                       !dod__mul(desc->n_archetypes, sizeof(dod__world_place), &places) ||
                        !dod__mul((size_t)desc->n_archetypes * desc->n_components,
                                  sizeof(dod__world_field), &bytes) ||
-                       !dod__add(head + archs, bytes, &bytes),
+                       !dod__add(head + archs + places, bytes, &bytes),
                    DOD_E_OVERFLOW);
     dod_world *w = (dod_world *)dod__alloc(&alloc, bytes);
     DOD__REFUSE_IF(!w, DOD_E_NOMEM);
@@ -140,18 +146,19 @@ dod_status dod_world_create(dod_world **out, const dod_world_desc *desc)
     w->head.n_components = desc->n_components;
     w->n_archetypes = desc->n_archetypes;
     w->arch = (dod__world_arch *)(void *)((unsigned char *)w + head);
-    w->head.archs = (unsigned char *)w->arch;
-    w->head.arch_stride = sizeof(dod__world_arch);
-    dod__world_field *fields = (dod__world_field *)(void *)((unsigned char *)w + head + archs);
+    w->head.places = (dod__world_place *)(void *)((unsigned char *)w->arch + archs);
+    dod__world_field *fields =
+        (dod__world_field *)(void *)((unsigned char *)w->head.places + places);
     for (uint32_t i = 0; i < w->n_archetypes; ++i) {
         dod__world_arch *a = &w->arch[i];
+        a->place = &w->head.places[i];
         (void)layout_archetype(desc, &desc->archetypes[i], a); /* checked above */
-        a->place.blocks = &a->first_block;
+        a->place->blocks = &a->first_block;
         a->blocks_cap = 1;
-        a->place.fields = fields;
+        a->place->fields = fields;
         for (uint32_t k = 0; k < a->n_cols; ++k) {
-            fields[a->col_comp[k]].offset = a->col_off[k];
-            fields[a->col_comp[k]].size = a->col_size[k];
+            fields[a->cols[k].comp].offset = a->cols[k].offset;
+            fields[a->cols[k].comp].size = a->cols[k].size;
         }
         fields += w->head.n_components;
     }
@@ -168,7 +175,7 @@ dod_status dod_world_create(dod_world **out, const dod_world_desc *desc)
         return st;
     }
     dod__world_install_slots(w, slots, slot_cap);
-    w->head.tag = next_world_tag();
+    w->head.tag_hi = next_world_tag() << DOD__WORLD_GEN_BITS;
     *out = w;
     return DOD_OK;
 }
@@ -197,7 +204,7 @@ size_t dod_world_bytes(const dod_world *w)
     for (uint32_t i = 0; i < w->n_archetypes; ++i) {
         const dod__world_arch *a = &w->arch[i];
         total += (size_t)a->n_blocks * a->block_bytes;
-        if (a->place.blocks != &a->first_block)
+        if (a->place->blocks != &a->first_block)
             total += (size_t)a->blocks_cap * sizeof(unsigned char *);
     }
     return total;

@@ -1,17 +1,6 @@
 /* The world's entities: the slot map behind the handles, spawn, spawn_n, despawn, move and
  * the lookups by handle. */
 #include "world_internal.h"
-#include "table_internal.h" /* dod__table_copy_elem */
-
-static const unsigned char zeroes[DOD_ALIGN];
-
-static void zero_cell(unsigned char *at, size_t size)
-{
-    if (size <= sizeof zeroes)
-        dod__table_copy_elem(at, zeroes, size);
-    else
-        memset(at, 0, size);
-}
 
 /* A slot for a new entity: the most recently freed one, else a new one (room is reserved). */
 static uint32_t take_slot(dod_world *w, uint32_t *gen)
@@ -43,41 +32,53 @@ static void release_slot(dod_world *w, uint32_t index)
     w->n_free++;
 }
 
+/* Block n_open - 1 is a's end block (n_open > 0). */
+static inline void set_end(dod__world_arch *a)
+{
+    a->end_block = a->place->blocks[a->n_open - 1];
+    a->end_loc = (uint64_t)(a->n_open - 1) << a->place->shift;
+}
+
 /* Append a row to a (room reserved): its block and row; returns its location. */
 static inline uint64_t push_row(dod__world_arch *a, unsigned char **block, uint32_t *row)
 {
     if (a->tail == a->rows_per_block) {
-        a->n_used++;
+        a->n_open++;
         a->tail = 0;
+        set_end(a);
     }
-    uint32_t b = a->n_used - 1;
     *row = a->tail++;
     a->n_rows++;
-    *block = a->place.blocks[b];
-    return (uint64_t)b << a->place.shift | *row;
+    *block = a->end_block;
+    return a->end_loc | *row;
 }
 
-/* Swap-remove row `row` of block number b in a: the last row moves into it and its entity's
- * slot follows; a block left empty becomes the spare (an older spare is freed). */
-static inline void remove_row(dod_world *w, dod__world_arch *a, uint32_t b, uint32_t row)
+/* Swap-remove a's row at location loc, row `row` of `block`: the last row moves into it and
+ * its entity's slot follows. An end block left empty becomes the spare (an older spare is
+ * freed), but block 0, which stays open. */
+static inline void remove_row(dod_world *w, dod__world_arch *a, unsigned char *block,
+                              uint32_t row, uint64_t loc)
 {
-    uint32_t last_b = a->n_used - 1, last_row = a->tail - 1;
-    if (b != last_b || row != last_row) {
-        unsigned char *dst = a->place.blocks[b], *src = a->place.blocks[last_b];
-        for (uint32_t k = 0; k < a->n_cols; ++k)
-            dod__table_copy_elem(dod__world_cell(a, dst, k, row),
-                                 dod__world_cell(a, src, k, last_row), a->col_size[k]);
-        dod_entity moved = dod__world_ids(src)[last_row];
-        dod__world_ids(dst)[row] = moved;
+    uint32_t last_row = a->tail - 1;
+    if ((a->end_loc | last_row) != loc) {
+        unsigned char *last = a->end_block;
+        for (const dod__world_col *c = a->cols, *end = c + a->n_cols; c != end; ++c)
+            dod__copy_elem(block + c->offset + (size_t)row * c->size,
+                           last + c->offset + (size_t)last_row * c->size, c->size);
+        dod_entity moved = dod__world_ids(last)[last_row];
+        dod__world_ids(block)[row] = moved;
         uint64_t *s = &w->head.slots[(uint32_t)moved.bits];
         uint64_t keep = (1ull << DOD__WORLD_LOC_SHIFT) - 1; /* generation and archetype */
-        *s = (*s & keep) | ((uint64_t)b << a->place.shift | row) << DOD__WORLD_LOC_SHIFT;
+        *s = (*s & keep) | loc << DOD__WORLD_LOC_SHIFT;
     }
     a->n_rows--;
     if (--a->tail == 0) {
-        a->n_used--;
-        a->tail = a->rows_per_block;
-        if (a->n_blocks > a->n_used + 1)
+        if (a->n_open > 1) {
+            a->n_open--;
+            a->tail = a->rows_per_block;
+            set_end(a);
+        }
+        if (a->n_blocks > dod__world_used_blocks(a) + 1)
             dod__world_trim_blocks(w, a);
     }
 }
@@ -114,7 +115,11 @@ static inline dod_status reserve(dod_world *w, dod__world_arch *a, uint32_t n_sl
     return reserve_slow(w, a, n_slots, n_rows);
 }
 
-dod_status dod_world_spawn(dod_world *w, uint32_t archetype, dod_entity *out)
+/* Append a row to `archetype` for a new entity, its components not written yet: checks the
+ * call, makes room, takes a slot, stores the handle in *out and in the id column, and gives
+ * the row's block and row. */
+static inline dod_status spawn_row(dod_world *w, uint32_t archetype, dod_entity *out,
+                                   unsigned char **block, uint32_t *row)
 {
     DOD__REFUSE_IF(!w, DOD_E_INVALID);
     DOD__REFUSE_IF(!out, DOD_E_INVALID);
@@ -123,17 +128,33 @@ dod_status dod_world_spawn(dod_world *w, uint32_t archetype, dod_entity *out)
     dod_status st = reserve(w, a, 1, 1);
     if (st != DOD_OK)
         return st;
-    uint32_t gen, row;
-    unsigned char *block;
+    uint32_t gen;
     uint32_t index = take_slot(w, &gen);
-    uint64_t loc = push_row(a, &block, &row);
-    for (uint32_t k = 0; k < a->n_cols; ++k)
-        zero_cell(dod__world_cell(a, block, k, row), a->col_size[k]);
+    uint64_t loc = push_row(a, block, row);
     dod_entity e = dod__world_handle(w, index, gen);
-    dod__world_ids(block)[row] = e;
+    dod__world_ids(*block)[*row] = e;
     w->head.slots[index] = dod__world_slot_make(gen, archetype, loc);
     *out = e;
     return DOD_OK;
+}
+
+dod_status dod_world_spawn(dod_world *w, uint32_t archetype, dod_entity *out)
+{
+    unsigned char *block;
+    uint32_t row;
+    dod_status st = spawn_row(w, archetype, out, &block, &row);
+    if (st != DOD_OK)
+        return st;
+    const dod__world_arch *a = &w->arch[archetype];
+    for (uint32_t k = 0; k < a->n_cols; ++k)
+        dod__zero_elem(dod__world_cell(a, block, k, row), a->cols[k].size);
+    return DOD_OK;
+}
+
+dod_status dod__world_spawn_row(dod_world *w, uint32_t archetype, dod_entity *out,
+                                unsigned char **block, uint32_t *row)
+{
+    return spawn_row(w, archetype, out, block, row);
 }
 
 dod_status dod_world_spawn_n(dod_world *w, uint32_t archetype, uint32_t n, dod_entity *out)
@@ -157,7 +178,7 @@ dod_status dod_world_spawn_n(dod_world *w, uint32_t archetype, uint32_t n, dod_e
         a->n_rows += run - 1; /* push_row counted the first */
         a->tail += run - 1;
         for (uint32_t k = 0; k < a->n_cols; ++k)
-            memset(dod__world_cell(a, block, k, row), 0, (size_t)run * a->col_size[k]);
+            memset(dod__world_cell(a, block, k, row), 0, (size_t)run * a->cols[k].size);
         dod_entity *ids = dod__world_ids(block) + row;
         uint32_t i = 0;
         for (; i < run && w->free_head != DOD__WORLD_NO_SLOT; ++i) { /* freed slots first */
@@ -166,12 +187,16 @@ dod_status dod_world_spawn_n(dod_world *w, uint32_t archetype, uint32_t n, dod_e
             ids[i] = dod__world_handle(w, index, gen);
             w->head.slots[index] = dod__world_slot_make(gen, archetype, loc + i);
         }
-        /* then new slots (generation 1, indexes in order): a loop without branches */
+        /* then new slots (generation 1, indexes in order): two arithmetic sequences, a loop
+         * the compiler vectorises */
         uint32_t fresh = run - i, base = w->head.n_slots;
-        dod_entity first = dod__world_handle(w, base, 1);
-        for (uint32_t j = 0; j < fresh; ++j) {
-            ids[i + j].bits = first.bits + j;
-            w->head.slots[base + j] = dod__world_slot_make(1, archetype, loc + i + j);
+        uint64_t id = dod__world_handle(w, base, 1).bits;
+        uint64_t slot = dod__world_slot_make(1, archetype, loc + i);
+        uint64_t *slots = w->head.slots + base;
+        dod_entity *fresh_ids = ids + i;
+        for (size_t j = 0; j < fresh; ++j) {
+            fresh_ids[j].bits = id + j;
+            slots[j] = slot + (j << DOD__WORLD_LOC_SHIFT);
         }
         w->head.n_slots = base + fresh;
         if (out)
@@ -181,6 +206,13 @@ dod_status dod_world_spawn_n(dod_world *w, uint32_t archetype, uint32_t n, dod_e
     return DOD_OK;
 }
 
+/* The block of a location of a, and its row in *row. */
+static inline unsigned char *locate(const dod__world_arch *a, uint64_t loc, uint32_t *row)
+{
+    *row = (uint32_t)loc & a->place->row_mask;
+    return a->place->blocks[loc >> a->place->shift];
+}
+
 dod_status dod_world_despawn(dod_world *w, dod_entity e)
 {
     DOD__REFUSE_IF(!w, DOD_E_INVALID);
@@ -188,8 +220,9 @@ dod_status dod_world_despawn(dod_world *w, dod_entity e)
     DOD__REFUSE_IF(!s, DOD_E_NOT_FOUND);
     dod__world_arch *a = &w->arch[dod__world_slot_arch(*s)];
     uint64_t loc = dod__world_slot_loc(*s);
-    uint32_t row = (uint32_t)(loc & ((1ull << a->place.shift) - 1));
-    remove_row(w, a, (uint32_t)(loc >> a->place.shift), row);
+    uint32_t row;
+    unsigned char *block = locate(a, loc, &row);
+    remove_row(w, a, block, row, loc);
     release_slot(w, (uint32_t)e.bits);
     return DOD_OK;
 }
@@ -207,33 +240,34 @@ dod_status dod_world_move(dod_world *w, dod_entity e, uint32_t archetype)
     dod_status st = reserve(w, dst, 0, 1);
     if (st != DOD_OK)
         return st;
-    uint64_t src_loc = dod__world_slot_loc(*s);
-    uint32_t src_b = (uint32_t)(src_loc >> src->place.shift);
-    uint32_t src_row = (uint32_t)(src_loc & ((1ull << src->place.shift) - 1));
-    unsigned char *src_block = src->place.blocks[src_b];
+    /* e's new row and slot first: neither is needed again, so fewer values stay live */
     uint32_t row;
     unsigned char *block;
-    uint64_t loc = push_row(dst, &block, &row);
-    /* Each column of the new archetype: the old one's column of that component (its field
-     * table, one entry per component), or zeroes. */
-    for (uint32_t k = 0; k < dst->n_cols; ++k) {
-        unsigned char *to = dod__world_cell(dst, block, k, row);
-        const dod__world_field *f = &src->place.fields[dst->col_comp[k]];
-        if (f->size == 0)
-            zero_cell(to, dst->col_size[k]);
-        else
-            dod__table_copy_elem(to, src_block + f->offset + (size_t)src_row * f->size, f->size);
-    }
+    uint64_t slot = *s;
+    w->head.slots[(uint32_t)e.bits] =
+        dod__world_slot_make(dod__world_slot_gen(slot), archetype, push_row(dst, &block, &row));
     dod__world_ids(block)[row] = e;
-    remove_row(w, src, src_b, src_row);
-    uint32_t index = (uint32_t)e.bits;
-    w->head.slots[index] = dod__world_slot_make(dod__world_slot_gen(w->head.slots[index]), archetype, loc);
+    uint64_t src_loc = dod__world_slot_loc(slot);
+    uint32_t src_row;
+    unsigned char *src_block = locate(src, src_loc, &src_row);
+    /* Each column of the new archetype: the old one's column of that component (its field
+     * table, one entry per component; offset 0: it has none), or zeroes. */
+    const dod__world_field *fields = src->place->fields;
+    for (const dod__world_col *c = dst->cols, *end = c + dst->n_cols; c != end; ++c) {
+        size_t size = c->size, at = fields[c->comp].offset;
+        unsigned char *to = block + c->offset + (size_t)row * size;
+        if (at)
+            dod__copy_elem(to, src_block + at + (size_t)src_row * size, size);
+        else
+            dod__zero_elem(to, size);
+    }
+    remove_row(w, src, src_block, src_row, src_loc);
     return DOD_OK;
 }
 
 void *(dod_world_get)(const dod_world *w, dod_entity e, uint32_t component)
 {
-    return dod__world_get(w, e, component);
+    return dod__world_get_sized(w, e, component, 0);
 }
 
 int dod_world_alive(const dod_world *w, dod_entity e)

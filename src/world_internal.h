@@ -7,7 +7,7 @@
  *                the next free slot, DOD__WORLD_NO_SLOT at the end  (free)
  * so a lookup is one load and a shift and mask, never a division. A fixed archetype has one
  * block and shift 32 (the location is the row). The parts a lookup reads (the world's head,
- * each archetype's place) are declared in dod/world.h for its inline dod_world_get. */
+ * the archetypes' places) are declared in dod/world.h for its inline dod_world_get. */
 #ifndef DOD_WORLD_INTERNAL_H
 #define DOD_WORLD_INTERNAL_H
 
@@ -21,17 +21,29 @@
 #define DOD__WORLD_NO_SLOT UINT32_MAX      /* the free list's end */
 #define DOD__WORLD_FIXED_SHIFT 32
 
+typedef struct dod__world_col { /* a column of an archetype */
+    size_t offset;               /* from a block's start */
+    size_t size;                 /* of an element */
+    size_t comp;                 /* its component: the index into field tables */
+} dod__world_col;
+
 typedef struct dod__world_arch {
-    dod__world_place place;  /* first (dod/world.h reads it): blocks, fields, shift. The block
-                                list has n_blocks blocks: n_used holding rows, then maybe one
-                                spare; it is &first_block until it outgrows one entry */
+    dod__world_place *place; /* its entry of head.places (dod/world.h reads them): blocks,
+                                fields, shift. The block list has n_blocks blocks: n_open
+                                opened, then maybe one spare; it is &first_block until it
+                                outgrows one entry */
     uint32_t n_rows;         /* live rows */
     uint32_t rows_per_block; /* a fixed archetype: its capacity */
-    uint32_t n_used;         /* blocks holding rows: ceil(n_rows / rows_per_block) */
-    uint32_t tail;           /* rows in the last block holding rows; rows_per_block when
-                                there is none, so "tail is full" means "append a block" */
+    uint32_t n_open;         /* blocks 0 .. n_open - 1 hold the rows: all full but the last,
+                                the end block, which holds `tail`. When the archetype empties,
+                                block 0 stays open with tail 0 (dod__world_used_blocks is 0),
+                                so a row coming and going there does not reopen it */
+    uint32_t tail;           /* rows in the end block; rows_per_block when no block is open,
+                                so "tail is full" means "open the next block" */
+    unsigned char *end_block; /* the end block (n_open > 0), and the location of its row 0: */
+    uint64_t end_loc;         /* push and remove read these, not the block list */
     uint32_t n_cols;         /* components */
-    uint32_t n_blocks;       /* blocks allocated: n_used or n_used + 1 */
+    uint32_t n_blocks;       /* blocks allocated: n_open, or n_open + 1 with a spare */
     uint64_t rows_held;      /* n_blocks * rows_per_block: rows that fit without allocating */
     uint32_t blocks_cap;     /* entries of the block list */
     uint32_t max_blocks;     /* the memory cap (and the location bits) in blocks */
@@ -39,18 +51,17 @@ typedef struct dod__world_arch {
     size_t block_bytes;      /* bytes of each block */
     unsigned char *first_block;
     uint64_t comp_bits[DOD_WORLD_MAX_COMPONENTS / 64];     /* the components it has */
-    size_t col_off[DOD_WORLD_MAX_ARCHETYPE_COMPONENTS];    /* column k's offset in a block */
-    size_t col_size[DOD_WORLD_MAX_ARCHETYPE_COMPONENTS];   /* column k's element size */
-    uint8_t col_comp[DOD_WORLD_MAX_ARCHETYPE_COMPONENTS];  /* column -> component */
+    dod__world_col cols[DOD_WORLD_MAX_ARCHETYPE_COMPONENTS]; /* in the desc's order */
 } dod__world_arch;
 
 struct dod_world {
-    dod__world_head head; /* first (dod/world.h reads it): slots, n_slots, tag, n_components */
+    dod__world_head head; /* first (dod/world.h reads it): slots, places, n_slots, tag,
+                             n_components */
     uint32_t slot_cap;
     uint32_t free_head;   /* most recently freed slot, DOD__WORLD_NO_SLOT when none */
     uint32_t n_free;      /* slots on the free list */
     uint32_t n_archetypes;
-    size_t bytes;         /* of this allocation (world, archetypes, field tables) */
+    size_t bytes;         /* of this allocation (world, archetypes, places, field tables) */
     dod_allocator alloc;
     dod__world_arch *arch; /* n_archetypes, in the same allocation as the world */
 };
@@ -85,21 +96,27 @@ static inline const uint64_t *dod__world_resolve(const dod_world *w, dod_entity 
 static inline dod_entity dod__world_handle(const dod_world *w, uint32_t index, uint32_t gen)
 {
     dod_entity e;
-    e.bits = (uint64_t)w->head.tag << (32 + DOD__WORLD_GEN_BITS) | (uint64_t)gen << 32 | index;
+    e.bits = (uint64_t)(w->head.tag_hi | gen) << 32 | index;
     return e;
 }
 
-/* Rows in block b of a (b < n_used). */
+/* Blocks of a holding rows: 0 .. this - 1. */
+static inline uint32_t dod__world_used_blocks(const dod__world_arch *a)
+{
+    return a->n_rows ? a->n_open : 0;
+}
+
+/* Rows in block b of a (b < dod__world_used_blocks(a)). */
 static inline uint32_t dod__world_block_rows(const dod__world_arch *a, uint32_t b)
 {
-    return b + 1 < a->n_used ? a->rows_per_block : a->tail;
+    return b + 1 < a->n_open ? a->rows_per_block : a->tail;
 }
 
 /* The address of row `row` of column `col` in `block`. */
 static inline unsigned char *dod__world_cell(const dod__world_arch *a, unsigned char *block,
                                              uint32_t col, uint32_t row)
 {
-    return block + a->col_off[col] + (size_t)row * a->col_size[col];
+    return block + a->cols[col].offset + (size_t)row * a->cols[col].size;
 }
 
 /* The entity-id column of a block (offset 0). */
@@ -115,8 +132,8 @@ static inline dod_entity *dod__world_ids(unsigned char *block)
  * DOD_E_FULL (capacity or memory cap), DOD_E_NOMEM. */
 dod_status dod__world_reserve_rows(dod_world *w, dod__world_arch *a, uint32_t n);
 
-/* After a's last block holding rows emptied (n_used already counts the blocks holding rows):
- * blocks past them, beyond one spare, are freed. */
+/* After a's end block emptied: blocks past the ones holding rows, beyond one empty block,
+ * are freed. */
 void dod__world_trim_blocks(dod_world *w, dod__world_arch *a);
 
 /* Make sure n more slots can be taken without allocating: a larger entity index goes into

@@ -19,7 +19,7 @@ dod_status dod__world_reserve_rows(dod_world *w, dod__world_arch *a, uint32_t n)
         return DOD_OK;
     DOD__REFUSE_IF(need > a->max_blocks, DOD_E_FULL);
     uint32_t blocks = (uint32_t)need;
-    unsigned char **list = a->place.blocks;
+    unsigned char **list = a->place->blocks;
     uint32_t list_cap = a->blocks_cap;
     if (blocks > a->blocks_cap) {
         list_cap = grown_list(a, blocks);
@@ -28,7 +28,7 @@ dod_status dod__world_reserve_rows(dod_world *w, dod__world_arch *a, uint32_t n)
         list = (unsigned char **)dod__alloc(&w->alloc, bytes);
         DOD__REFUSE_IF(!list, DOD_E_NOMEM);
         if (a->n_blocks)
-            memcpy(list, a->place.blocks, a->n_blocks * sizeof *list);
+            memcpy(list, a->place->blocks, a->n_blocks * sizeof *list);
     }
     /* New blocks go in the list's unused entries: the world does not see them until n_blocks
      * moves, so a failure half-way only frees them again. */
@@ -37,15 +37,15 @@ dod_status dod__world_reserve_rows(dod_world *w, dod__world_arch *a, uint32_t n)
         if (!list[b]) {
             while (b-- > a->n_blocks)
                 dod__free(&w->alloc, list[b], a->block_bytes);
-            if (list != a->place.blocks)
+            if (list != a->place->blocks)
                 dod__free(&w->alloc, list, list_cap * sizeof *list);
             return DOD__FAIL(DOD_E_NOMEM, "allocating a block");
         }
     }
-    if (list != a->place.blocks) {
-        if (a->place.blocks != &a->first_block)
-            dod__free(&w->alloc, a->place.blocks, a->blocks_cap * sizeof *list);
-        a->place.blocks = list;
+    if (list != a->place->blocks) {
+        if (a->place->blocks != &a->first_block)
+            dod__free(&w->alloc, a->place->blocks, a->blocks_cap * sizeof *list);
+        a->place->blocks = list;
         a->blocks_cap = list_cap;
     }
     a->n_blocks = blocks;
@@ -55,9 +55,9 @@ dod_status dod__world_reserve_rows(dod_world *w, dod__world_arch *a, uint32_t n)
 
 void dod__world_trim_blocks(dod_world *w, dod__world_arch *a)
 {
-    while (a->n_blocks > a->n_used + 1) {
+    while (a->n_blocks > dod__world_used_blocks(a) + 1) {
         a->n_blocks--;
-        dod__free(&w->alloc, a->place.blocks[a->n_blocks], a->block_bytes);
+        dod__free(&w->alloc, a->place->blocks[a->n_blocks], a->block_bytes);
     }
     a->rows_held = (uint64_t)a->n_blocks * a->rows_per_block;
 }
@@ -65,9 +65,9 @@ void dod__world_trim_blocks(dod_world *w, dod__world_arch *a)
 void dod__world_free_blocks(dod_world *w, dod__world_arch *a)
 {
     for (uint32_t b = 0; b < a->n_blocks; ++b)
-        dod__free(&w->alloc, a->place.blocks[b], a->block_bytes);
-    if (a->place.blocks != &a->first_block)
-        dod__free(&w->alloc, a->place.blocks, a->blocks_cap * sizeof *a->place.blocks);
+        dod__free(&w->alloc, a->place->blocks[b], a->block_bytes);
+    if (a->place->blocks != &a->first_block)
+        dod__free(&w->alloc, a->place->blocks, a->blocks_cap * sizeof *a->place->blocks);
 }
 
 dod_status dod__world_prepare_slots(const dod_world *w, uint32_t n, uint64_t **fresh,

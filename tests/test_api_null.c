@@ -36,6 +36,7 @@ static dod_world_desc world_desc;
 static dod_entity entity;
 static dod_query query;
 static dod_world_iter iter;
+static unsigned char *block;
 
 static int cmp_u32(const void *a, const void *b, void *ctx)
 {
@@ -165,6 +166,7 @@ static int cmp_u32(const void *a, const void *b, void *ctx)
     S(dod_world_spawn(NULL, 0, &entity), DOD_E_INVALID)                                        \
     S(dod_world_spawn(world, 0, NULL), DOD_E_INVALID)                                          \
     S(dod_world_spawn_n(NULL, 0, 1, NULL), DOD_E_INVALID)                                      \
+    S(dod__world_spawn_row(NULL, 0, &entity, &block, &row), DOD_E_INVALID)                     \
     S(dod_world_despawn(NULL, entity), DOD_E_INVALID)                                          \
     S(dod_world_move(NULL, entity, 0), DOD_E_INVALID)                                          \
     R(dod_world_get(NULL, entity, 0) == NULL, 1)                                               \

@@ -29,18 +29,18 @@ static inline uint64_t world_snap(const dod_world *w)
     for (uint32_t i = 0; i < w->n_archetypes; ++i) {
         const dod__world_arch *a = &w->arch[i];
         h = world_snap_mix(h, &a->n_rows, sizeof a->n_rows);
-        h = world_snap_mix(h, &a->n_used, sizeof a->n_used);
+        h = world_snap_mix(h, &a->n_open, sizeof a->n_open);
         h = world_snap_mix(h, &a->tail, sizeof a->tail);
         h = world_snap_mix(h, &a->n_blocks, sizeof a->n_blocks);
         h = world_snap_mix(h, &a->blocks_cap, sizeof a->blocks_cap);
         h = world_snap_mix(h, &a->rows_held, sizeof a->rows_held);
-        h = world_snap_mix(h, &a->place.blocks, sizeof a->place.blocks);
-        h = world_snap_mix(h, a->place.blocks, a->n_blocks * sizeof *a->place.blocks);
-        for (uint32_t b = 0; b < a->n_used; ++b) {
+        h = world_snap_mix(h, &a->place->blocks, sizeof a->place->blocks);
+        h = world_snap_mix(h, a->place->blocks, a->n_blocks * sizeof *a->place->blocks);
+        for (uint32_t b = 0; b < dod__world_used_blocks(a); ++b) {
             uint32_t n = dod__world_block_rows(a, b);
-            h = world_snap_mix(h, a->place.blocks[b], n * sizeof(dod_entity));
+            h = world_snap_mix(h, a->place->blocks[b], n * sizeof(dod_entity));
             for (uint32_t k = 0; k < a->n_cols; ++k)
-                h = world_snap_mix(h, a->place.blocks[b] + a->col_off[k], n * a->col_size[k]);
+                h = world_snap_mix(h, a->place->blocks[b] + a->cols[k].offset, n * a->cols[k].size);
         }
     }
     return h ^ dod_world_bytes(w);

@@ -118,19 +118,6 @@ static inline const uint32_t *dod_csr_row_end(const dod_csr *csr, uint32_t row)
  * (docs/build.md): about 3.5x faster over gathered columns. */
 #define DOD_CSR_PREFETCH_AHEAD 8u
 
-#if defined(__GNUC__) || defined(__clang__)
-/* The empty asm that uses the address keeps GCC 12's backend from folding away all but one
- * of several prefetches in a loop (it emits no instruction). */
-#    define DOD__PREFETCH(p)                                                                 \
-        do {                                                                                 \
-            const void *dod__prefetch_p = (p);                                               \
-            __builtin_prefetch(dod__prefetch_p);                                             \
-            __asm__ __volatile__("" : : "r"(dod__prefetch_p));                               \
-        } while (0)
-#else
-#    define DOD__PREFETCH(p) ((void)(p))
-#endif
-
 static inline void dod_csr_prefetch_rows(const dod_csr *csr, const uint32_t *order, uint32_t n,
                                          uint32_t k, const void *row_data, size_t elem_size)
 {

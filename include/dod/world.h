@@ -199,6 +199,8 @@ typedef struct dod_world_iter {
     /* private fields follow */
     const dod_world *world;
     unsigned char *base;         /* the current block */
+    const struct dod__world_field *fields; /* the current archetype's field table */
+    uint32_t n_components;       /* of the world: the field table's length */
     uint32_t block;              /* the current block's number in its archetype */
     uint64_t matched[DOD_WORLD_MAX_ARCHETYPES / 64]; /* the query's archetypes */
 } dod_world_iter;
@@ -215,35 +217,52 @@ DOD_API void dod_world_iter_init(dod_world_iter *it, const dod_world *w, const d
 DOD_API int dod_world_next(dod_world_iter *it);
 
 /* The current block's column of `component`: n elements, 64-byte aligned. O(1). NULL when it
- * is NULL, not on a block, or the archetype has no such component. */
+ * is NULL, not on a block, or the archetype has no such component. A macro below makes calls
+ * inline (the block's address plus the field table's offset); (dod_world_field)(...) reaches
+ * the library's function, which does the same. */
 DOD_API void *dod_world_field(const dod_world_iter *it, uint32_t component);
 
+/* Private, for the typed layer's spawn: as dod_world_spawn, but the components are left as
+ * they are, for the caller to write, every one, before any other call: the new row is row
+ * *row of *block, and component c's element lies at *block + dod__world_fields(w,
+ * archetype)[c].offset + *row * its size. */
+DOD_API dod_status dod__world_spawn_row(dod_world *w, uint32_t archetype, dod_entity *out,
+                                        unsigned char **block, uint32_t *row);
+
 /* Private, for the inline lookups below; the layout may change in any release.
- * Every dod_world starts with a dod__world_head, every archetype with a dod__world_place.
- * A slot of the entity index: generation (DOD__WORLD_GEN_BITS), archetype (8 bits), then
- * from DOD__WORLD_LOC_SHIFT on the location, block << shift | row in block. */
+ * Every dod_world starts with a dod__world_head, which points at one dod__world_place per
+ * archetype. A slot of the entity index: generation (DOD__WORLD_GEN_BITS), archetype (8 bits),
+ * then from DOD__WORLD_LOC_SHIFT on the location, block << shift | row in block. */
 #define DOD__WORLD_GEN_BITS 16
 #define DOD__WORLD_GEN_MASK 0xFFFFu /* also the last live generation */
 #define DOD__WORLD_LOC_SHIFT 24
 typedef struct dod__world_field { /* where a component lives in an archetype's blocks */
-    size_t offset;                /* of its column from the block's start */
-    size_t size;                  /* of an element; 0: the archetype lacks the component */
+    size_t offset;                /* of its column from the block's start; 0 (the id column's):
+                                     the archetype lacks the component */
+    size_t size;                  /* of an element */
 } dod__world_field;
 
 typedef struct dod__world_place {
     unsigned char **blocks;         /* the archetype's blocks */
     const dod__world_field *fields; /* one per component of the world */
+    uint32_t row_mask;              /* (1 << shift) - 1: a location's row in its block */
     uint32_t shift;                 /* a location is block << shift | row in block */
 } dod__world_place;
 
 typedef struct dod__world_head {
-    uint64_t *slots;       /* the entity index */
-    uint32_t n_slots;      /* slots ever handed out */
-    uint32_t tag;          /* the world's 16-bit tag */
+    uint64_t *slots;          /* the entity index */
+    dod__world_place *places; /* one per archetype */
+    uint32_t n_slots;         /* slots ever handed out */
+    uint32_t tag_hi;          /* the world's 16-bit tag << DOD__WORLD_GEN_BITS: a live handle's
+                                 high half but the generation */
     uint32_t n_components;
-    size_t arch_stride;    /* bytes from one archetype to the next */
-    unsigned char *archs;  /* the first archetype */
 } dod__world_head;
+
+/* The field table of an archetype of w (w not NULL, archetype < its n_archetypes). */
+static inline const dod__world_field *dod__world_fields(const dod_world *w, uint32_t archetype)
+{
+    return ((const dod__world_head *)(const void *)w)->places[archetype].fields;
+}
 
 /* The slot of e when e is alive in the world of h, else NULL. */
 static inline const uint64_t *dod__world_find(const dod__world_head *h, dod_entity e)
@@ -252,17 +271,14 @@ static inline const uint64_t *dod__world_find(const dod__world_head *h, dod_enti
     if (index >= h->n_slots)
         return NULL;
     const uint64_t *s = &h->slots[index];
-    uint32_t want = h->tag << DOD__WORLD_GEN_BITS | (uint32_t)(*s & DOD__WORLD_GEN_MASK);
-    return ((hi ^ want) | (~hi & 1u)) == 0 ? s : NULL; /* generation and tag, and odd */
+    uint32_t want = h->tag_hi | (uint32_t)(*s & DOD__WORLD_GEN_MASK);
+    return hi == want && (hi & 1u) ? s : NULL; /* generation and tag, and odd */
 }
 
-static inline const dod__world_place *dod__world_place_of(const dod__world_head *h, uint64_t slot)
-{
-    size_t arch = (size_t)(slot >> DOD__WORLD_GEN_BITS) & 0xFFu;
-    return (const dod__world_place *)(const void *)(h->archs + arch * h->arch_stride);
-}
-
-static inline void *dod__world_get(const dod_world *w, dod_entity e, uint32_t component)
+/* dod_world_get, for a caller that knows the component's size (the typed layer: a constant);
+ * size 0 reads it from the field table. */
+static inline void *dod__world_get_sized(const dod_world *w, dod_entity e, uint32_t component,
+                                         size_t size)
 {
     const dod__world_head *h = (const dod__world_head *)(const void *)w;
     if (!w || component >= h->n_components)
@@ -270,16 +286,26 @@ static inline void *dod__world_get(const dod_world *w, dod_entity e, uint32_t co
     const uint64_t *s = dod__world_find(h, e);
     if (!s)
         return NULL;
-    const dod__world_place *p = dod__world_place_of(h, *s);
+    const dod__world_place *p = &h->places[(size_t)(*s >> DOD__WORLD_GEN_BITS) & 0xFFu];
     const dod__world_field *f = &p->fields[component];
-    if (f->size == 0)
+    if (f->offset == 0)
         return NULL;
     uint64_t loc = *s >> DOD__WORLD_LOC_SHIFT;
-    size_t row = (size_t)(loc & ((1ull << p->shift) - 1));
-    return p->blocks[(size_t)(loc >> p->shift)] + f->offset + row * f->size;
+    size_t row = (uint32_t)loc & p->row_mask;
+    return p->blocks[(size_t)(loc >> p->shift)] + f->offset + row * (size ? size : f->size);
 }
 
-#define dod_world_get(w, e, component) dod__world_get((w), (e), (component))
+#define dod_world_get(w, e, component) dod__world_get_sized((w), (e), (component), 0)
+
+static inline void *dod__world_field_at(const dod_world_iter *it, uint32_t component)
+{
+    if (!it || !it->base || component >= it->n_components)
+        return NULL;
+    size_t offset = it->fields[component].offset;
+    return offset ? it->base + offset : NULL;
+}
+
+#define dod_world_field(it, component) dod__world_field_at((it), (component))
 
 #ifdef __cplusplus
 }

@@ -20,7 +20,8 @@
  *       game_entity_a_row   { position position; velocity velocity; hitbox hitbox; }
  *       game_entity_a_cols  { uint32_t n; const dod_entity *entities;
  *                             position *position; velocity *velocity; hitbox *hitbox; }
- *       game_entity_a_spawn(w, &row or NULL, &e)   spawn, then copy the row in (NULL: zeroed)
+ *       game_entity_a_spawn(w, &row or NULL, &e)   spawn with the row's values (NULL: zeroed),
+ *                                                   each component written once
  *       game_entity_a_block(w, b, &cols)           block b's columns, 0 once b is past the
  *                                                   last block (O(1) per block)
  *     per component position:
@@ -81,8 +82,8 @@
       (uint32_t)(sizeof dod__w_comps_##name / sizeof(uint32_t) - 1u), (uint32_t)(cap), 0u, 0u },
 #define DOD__W_FILL(name) out->name = (DOD__W_T(name) *)cols[k++];
 #define DOD__W_INIT(name)                                                                      \
-    memcpy(dod_world_get(w, *out, (uint32_t)offsetof(dod__w_cidx, name)), &init->name,         \
-           sizeof init->name);
+    memcpy(block + fields[offsetof(dod__w_cidx, name)].offset + (size_t)row * sizeof init->name, \
+           &init->name, sizeof init->name);
 
 /* The deferred expansion (see the opening comment): items close a pending call carrying P. */
 #define DOD__W_CAT(a, b) DOD__W_CAT_I(a, b)
@@ -125,8 +126,13 @@
                                                  dod_entity *out)                              \
     {                                                                                          \
         typedef P##_cidx dod__w_cidx;                                                          \
-        dod_status st = dod_world_spawn(w, DOD_AID(P, name), out);                             \
-        if (st == DOD_OK && init) {                                                            \
+        unsigned char *block;                                                                  \
+        uint32_t row;                                                                          \
+        if (!init)                                                                             \
+            return dod_world_spawn(w, DOD_AID(P, name), out);                                  \
+        dod_status st = dod__world_spawn_row(w, DOD_AID(P, name), out, &block, &row);          \
+        if (st == DOD_OK) {                                                                    \
+            const dod__world_field *fields = dod__world_fields(w, DOD_AID(P, name));           \
             F(DOD__W_INIT)                                                                     \
         }                                                                                      \
         return st;                                                                             \
@@ -149,7 +155,8 @@
 #define DOD__W_COMPONENT(P, name)                                                              \
     DOD__GENERATED DOD__W_T(name) *P##_get_##name(const dod_world *w, dod_entity e)            \
     {                                                                                          \
-        return (DOD__W_T(name) *)dod_world_get(w, e, DOD_CID(P, name));                        \
+        return (DOD__W_T(name) *)dod__world_get_sized(w, e, DOD_CID(P, name),                  \
+                                                      sizeof(DOD__W_T(name)));                 \
     }
 
 #define DOD_WORLD(P, COMPONENTS, ARCHETYPES)                                                   \
