@@ -81,6 +81,21 @@ extern "C" {
 #  define DOD__GENERATED static inline
 #endif
 
+/* A prefetch hint for the cache line at p (private, for dod's inline code and sources): it
+ * never faults, and compiles to nothing where the compiler has no prefetch. */
+#if defined(__GNUC__) || defined(__clang__)
+/* The empty asm that uses the address keeps GCC 12's backend from folding away all but one
+ * of several prefetches in a loop (it emits no instruction). */
+#    define DOD__PREFETCH(p)                                                                 \
+        do {                                                                                 \
+            const void *dod__prefetch_p = (p);                                               \
+            __builtin_prefetch(dod__prefetch_p);                                             \
+            __asm__ __volatile__("" : : "r"(dod__prefetch_p));                               \
+        } while (0)
+#else
+#    define DOD__PREFETCH(p) ((void)(p))
+#endif
+
 /* The values are pinned: they are part of the ABI and never change or get reused; new codes
  * are added at the end. */
 typedef enum dod_status {
@@ -395,19 +410,6 @@ static inline const uint32_t *dod_csr_row_end(const dod_csr *csr, uint32_t row)
  * compiles to nothing where the compiler has no prefetch. Measured on the 1M-row random query
  * (docs/build.md): about 3.5x faster over gathered columns. */
 #define DOD_CSR_PREFETCH_AHEAD 8u
-
-#if defined(__GNUC__) || defined(__clang__)
-/* The empty asm that uses the address keeps GCC 12's backend from folding away all but one
- * of several prefetches in a loop (it emits no instruction). */
-#    define DOD__PREFETCH(p)                                                                 \
-        do {                                                                                 \
-            const void *dod__prefetch_p = (p);                                               \
-            __builtin_prefetch(dod__prefetch_p);                                             \
-            __asm__ __volatile__("" : : "r"(dod__prefetch_p));                               \
-        } while (0)
-#else
-#    define DOD__PREFETCH(p) ((void)(p))
-#endif
 
 static inline void dod_csr_prefetch_rows(const dod_csr *csr, const uint32_t *order, uint32_t n,
                                          uint32_t k, const void *row_data, size_t elem_size)
@@ -1735,6 +1737,8 @@ typedef struct dod_world_iter {
     /* private fields follow */
     const dod_world *world;
     unsigned char *base;         /* the current block */
+    const struct dod__world_field *fields; /* the current archetype's field table */
+    uint32_t n_components;       /* of the world: the field table's length */
     uint32_t block;              /* the current block's number in its archetype */
     uint64_t matched[DOD_WORLD_MAX_ARCHETYPES / 64]; /* the query's archetypes */
 } dod_world_iter;
@@ -1751,35 +1755,52 @@ DOD_API void dod_world_iter_init(dod_world_iter *it, const dod_world *w, const d
 DOD_API int dod_world_next(dod_world_iter *it);
 
 /* The current block's column of `component`: n elements, 64-byte aligned. O(1). NULL when it
- * is NULL, not on a block, or the archetype has no such component. */
+ * is NULL, not on a block, or the archetype has no such component. A macro below makes calls
+ * inline (the block's address plus the field table's offset); (dod_world_field)(...) reaches
+ * the library's function, which does the same. */
 DOD_API void *dod_world_field(const dod_world_iter *it, uint32_t component);
 
+/* Private, for the typed layer's spawn: as dod_world_spawn, but the components are left as
+ * they are, for the caller to write, every one, before any other call: the new row is row
+ * *row of *block, and component c's element lies at *block + dod__world_fields(w,
+ * archetype)[c].offset + *row * its size. */
+DOD_API dod_status dod__world_spawn_row(dod_world *w, uint32_t archetype, dod_entity *out,
+                                        unsigned char **block, uint32_t *row);
+
 /* Private, for the inline lookups below; the layout may change in any release.
- * Every dod_world starts with a dod__world_head, every archetype with a dod__world_place.
- * A slot of the entity index: generation (DOD__WORLD_GEN_BITS), archetype (8 bits), then
- * from DOD__WORLD_LOC_SHIFT on the location, block << shift | row in block. */
+ * Every dod_world starts with a dod__world_head, which points at one dod__world_place per
+ * archetype. A slot of the entity index: generation (DOD__WORLD_GEN_BITS), archetype (8 bits),
+ * then from DOD__WORLD_LOC_SHIFT on the location, block << shift | row in block. */
 #define DOD__WORLD_GEN_BITS 16
 #define DOD__WORLD_GEN_MASK 0xFFFFu /* also the last live generation */
 #define DOD__WORLD_LOC_SHIFT 24
 typedef struct dod__world_field { /* where a component lives in an archetype's blocks */
-    size_t offset;                /* of its column from the block's start */
-    size_t size;                  /* of an element; 0: the archetype lacks the component */
+    size_t offset;                /* of its column from the block's start; 0 (the id column's):
+                                     the archetype lacks the component */
+    size_t size;                  /* of an element */
 } dod__world_field;
 
 typedef struct dod__world_place {
     unsigned char **blocks;         /* the archetype's blocks */
     const dod__world_field *fields; /* one per component of the world */
+    uint32_t row_mask;              /* (1 << shift) - 1: a location's row in its block */
     uint32_t shift;                 /* a location is block << shift | row in block */
 } dod__world_place;
 
 typedef struct dod__world_head {
-    uint64_t *slots;       /* the entity index */
-    uint32_t n_slots;      /* slots ever handed out */
-    uint32_t tag;          /* the world's 16-bit tag */
+    uint64_t *slots;          /* the entity index */
+    dod__world_place *places; /* one per archetype */
+    uint32_t n_slots;         /* slots ever handed out */
+    uint32_t tag_hi;          /* the world's 16-bit tag << DOD__WORLD_GEN_BITS: a live handle's
+                                 high half but the generation */
     uint32_t n_components;
-    size_t arch_stride;    /* bytes from one archetype to the next */
-    unsigned char *archs;  /* the first archetype */
 } dod__world_head;
+
+/* The field table of an archetype of w (w not NULL, archetype < its n_archetypes). */
+static inline const dod__world_field *dod__world_fields(const dod_world *w, uint32_t archetype)
+{
+    return ((const dod__world_head *)(const void *)w)->places[archetype].fields;
+}
 
 /* The slot of e when e is alive in the world of h, else NULL. */
 static inline const uint64_t *dod__world_find(const dod__world_head *h, dod_entity e)
@@ -1788,17 +1809,14 @@ static inline const uint64_t *dod__world_find(const dod__world_head *h, dod_enti
     if (index >= h->n_slots)
         return NULL;
     const uint64_t *s = &h->slots[index];
-    uint32_t want = h->tag << DOD__WORLD_GEN_BITS | (uint32_t)(*s & DOD__WORLD_GEN_MASK);
-    return ((hi ^ want) | (~hi & 1u)) == 0 ? s : NULL; /* generation and tag, and odd */
+    uint32_t want = h->tag_hi | (uint32_t)(*s & DOD__WORLD_GEN_MASK);
+    return hi == want && (hi & 1u) ? s : NULL; /* generation and tag, and odd */
 }
 
-static inline const dod__world_place *dod__world_place_of(const dod__world_head *h, uint64_t slot)
-{
-    size_t arch = (size_t)(slot >> DOD__WORLD_GEN_BITS) & 0xFFu;
-    return (const dod__world_place *)(const void *)(h->archs + arch * h->arch_stride);
-}
-
-static inline void *dod__world_get(const dod_world *w, dod_entity e, uint32_t component)
+/* dod_world_get, for a caller that knows the component's size (the typed layer: a constant);
+ * size 0 reads it from the field table. */
+static inline void *dod__world_get_sized(const dod_world *w, dod_entity e, uint32_t component,
+                                         size_t size)
 {
     const dod__world_head *h = (const dod__world_head *)(const void *)w;
     if (!w || component >= h->n_components)
@@ -1806,16 +1824,26 @@ static inline void *dod__world_get(const dod_world *w, dod_entity e, uint32_t co
     const uint64_t *s = dod__world_find(h, e);
     if (!s)
         return NULL;
-    const dod__world_place *p = dod__world_place_of(h, *s);
+    const dod__world_place *p = &h->places[(size_t)(*s >> DOD__WORLD_GEN_BITS) & 0xFFu];
     const dod__world_field *f = &p->fields[component];
-    if (f->size == 0)
+    if (f->offset == 0)
         return NULL;
     uint64_t loc = *s >> DOD__WORLD_LOC_SHIFT;
-    size_t row = (size_t)(loc & ((1ull << p->shift) - 1));
-    return p->blocks[(size_t)(loc >> p->shift)] + f->offset + row * f->size;
+    size_t row = (uint32_t)loc & p->row_mask;
+    return p->blocks[(size_t)(loc >> p->shift)] + f->offset + row * (size ? size : f->size);
 }
 
-#define dod_world_get(w, e, component) dod__world_get((w), (e), (component))
+#define dod_world_get(w, e, component) dod__world_get_sized((w), (e), (component), 0)
+
+static inline void *dod__world_field_at(const dod_world_iter *it, uint32_t component)
+{
+    if (!it || !it->base || component >= it->n_components)
+        return NULL;
+    size_t offset = it->fields[component].offset;
+    return offset ? it->base + offset : NULL;
+}
+
+#define dod_world_field(it, component) dod__world_field_at((it), (component))
 
 #ifdef __cplusplus
 }
@@ -1844,7 +1872,8 @@ static inline void *dod__world_get(const dod_world *w, dod_entity e, uint32_t co
  *       game_entity_a_row   { position position; velocity velocity; hitbox hitbox; }
  *       game_entity_a_cols  { uint32_t n; const dod_entity *entities;
  *                             position *position; velocity *velocity; hitbox *hitbox; }
- *       game_entity_a_spawn(w, &row or NULL, &e)   spawn, then copy the row in (NULL: zeroed)
+ *       game_entity_a_spawn(w, &row or NULL, &e)   spawn with the row's values (NULL: zeroed),
+ *                                                   each component written once
  *       game_entity_a_block(w, b, &cols)           block b's columns, 0 once b is past the
  *                                                   last block (O(1) per block)
  *     per component position:
@@ -1904,8 +1933,8 @@ static inline void *dod__world_get(const dod_world *w, dod_entity e, uint32_t co
       (uint32_t)(sizeof dod__w_comps_##name / sizeof(uint32_t) - 1u), (uint32_t)(cap), 0u, 0u },
 #define DOD__W_FILL(name) out->name = (DOD__W_T(name) *)cols[k++];
 #define DOD__W_INIT(name)                                                                      \
-    memcpy(dod_world_get(w, *out, (uint32_t)offsetof(dod__w_cidx, name)), &init->name,         \
-           sizeof init->name);
+    memcpy(block + fields[offsetof(dod__w_cidx, name)].offset + (size_t)row * sizeof init->name, \
+           &init->name, sizeof init->name);
 
 /* The deferred expansion (see the opening comment): items close a pending call carrying P. */
 #define DOD__W_CAT(a, b) DOD__W_CAT_I(a, b)
@@ -1948,8 +1977,13 @@ static inline void *dod__world_get(const dod_world *w, dod_entity e, uint32_t co
                                                  dod_entity *out)                              \
     {                                                                                          \
         typedef P##_cidx dod__w_cidx;                                                          \
-        dod_status st = dod_world_spawn(w, DOD_AID(P, name), out);                             \
-        if (st == DOD_OK && init) {                                                            \
+        unsigned char *block;                                                                  \
+        uint32_t row;                                                                          \
+        if (!init)                                                                             \
+            return dod_world_spawn(w, DOD_AID(P, name), out);                                  \
+        dod_status st = dod__world_spawn_row(w, DOD_AID(P, name), out, &block, &row);          \
+        if (st == DOD_OK) {                                                                    \
+            const dod__world_field *fields = dod__world_fields(w, DOD_AID(P, name));           \
             F(DOD__W_INIT)                                                                     \
         }                                                                                      \
         return st;                                                                             \
@@ -1972,7 +2006,8 @@ static inline void *dod__world_get(const dod_world *w, dod_entity e, uint32_t co
 #define DOD__W_COMPONENT(P, name)                                                              \
     DOD__GENERATED DOD__W_T(name) *P##_get_##name(const dod_world *w, dod_entity e)            \
     {                                                                                          \
-        return (DOD__W_T(name) *)dod_world_get(w, e, DOD_CID(P, name));                        \
+        return (DOD__W_T(name) *)dod__world_get_sized(w, e, DOD_CID(P, name),                  \
+                                                      sizeof(DOD__W_T(name)));                 \
     }
 
 #define DOD_WORLD(P, COMPONENTS, ARCHETYPES)                                                   \

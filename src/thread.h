@@ -67,12 +67,8 @@ static inline void dod__cond_wait(dod__cond *c, dod__mutex *m)
 static inline void dod__cond_signal(dod__cond *c) { WakeConditionVariable(c); }
 static inline void dod__cond_broadcast(dod__cond *c) { WakeAllConditionVariable(c); }
 
-/* Give the processor to another ready thread, if any (tests that wait on other threads). */
-static inline void dod__thread_yield(void) { SwitchToThread(); }
-
 #else
 #  include <pthread.h>
-#  include <sched.h>
 
 typedef struct dod__thread {
     pthread_t handle;
@@ -108,8 +104,6 @@ static inline void dod__cond_destroy(dod__cond *c) { pthread_cond_destroy(c); }
 static inline void dod__cond_wait(dod__cond *c, dod__mutex *m) { pthread_cond_wait(c, m); }
 static inline void dod__cond_signal(dod__cond *c) { pthread_cond_signal(c); }
 static inline void dod__cond_broadcast(dod__cond *c) { pthread_cond_broadcast(c); }
-
-static inline void dod__thread_yield(void) { sched_yield(); }
 #endif
 
 #endif /* DOD_THREAD_H */

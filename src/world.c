@@ -84,7 +84,7 @@ static dod_status layout_archetype(const dod_world_desc *d, const dod_archetype_
     return DOD_OK;
 }
 
-static dod_status check_desc(const dod_world_desc *d)
+static dod_status check_world_desc(const dod_world_desc *d)
 {
     DOD__REFUSE_IF(!d->components && d->n_components > 0, DOD_E_INVALID);
     DOD__REFUSE_IF(!d->archetypes && d->n_archetypes > 0, DOD_E_INVALID);
@@ -123,7 +123,7 @@ dod_status dod_world_create(dod_world **out, const dod_world_desc *desc)
 {
     DOD__REFUSE_IF(!out, DOD_E_INVALID);
     DOD__REFUSE_IF(!desc, DOD_E_INVALID);
-    dod_status st = check_desc(desc);
+    dod_status st = check_world_desc(desc);
     if (st != DOD_OK)
         return st;
     /* One allocation: the world, its archetypes, their places and their field tables (one

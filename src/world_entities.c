@@ -83,8 +83,8 @@ static inline void remove_row(dod_world *w, dod__world_arch *a, unsigned char *b
     }
 }
 
-static dod_status reserve_slow(dod_world *w, dod__world_arch *a, uint32_t n_slots,
-                               uint32_t n_rows)
+static dod_status make_room_slow(dod_world *w, dod__world_arch *a, uint32_t n_slots,
+                                 uint32_t n_rows)
 {
     uint64_t *fresh = NULL;
     uint32_t fresh_cap = 0;
@@ -106,13 +106,13 @@ static dod_status reserve_slow(dod_world *w, dod__world_arch *a, uint32_t n_slot
 
 /* Room for n_slots more slots and n_rows more rows of a, all or nothing; the common case
  * (the room is there) costs two comparisons. */
-static inline dod_status reserve(dod_world *w, dod__world_arch *a, uint32_t n_slots,
-                                 uint32_t n_rows)
+static inline dod_status make_room(dod_world *w, dod__world_arch *a, uint32_t n_slots,
+                                   uint32_t n_rows)
 {
     int slots_ok = n_slots <= w->n_free || w->head.n_slots + (uint64_t)n_slots <= w->slot_cap;
     if (slots_ok && a->n_rows + (uint64_t)n_rows <= a->rows_held)
         return DOD_OK;
-    return reserve_slow(w, a, n_slots, n_rows);
+    return make_room_slow(w, a, n_slots, n_rows);
 }
 
 /* Append a row to `archetype` for a new entity, its components not written yet: checks the
@@ -125,7 +125,7 @@ static inline dod_status spawn_row(dod_world *w, uint32_t archetype, dod_entity 
     DOD__REFUSE_IF(!out, DOD_E_INVALID);
     DOD__REFUSE_IF(archetype >= w->n_archetypes, DOD_E_RANGE);
     dod__world_arch *a = &w->arch[archetype];
-    dod_status st = reserve(w, a, 1, 1);
+    dod_status st = make_room(w, a, 1, 1);
     if (st != DOD_OK)
         return st;
     uint32_t gen;
@@ -164,7 +164,7 @@ dod_status dod_world_spawn_n(dod_world *w, uint32_t archetype, uint32_t n, dod_e
     if (n == 0)
         return DOD_OK;
     dod__world_arch *a = &w->arch[archetype];
-    dod_status st = reserve(w, a, n, n);
+    dod_status st = make_room(w, a, n, n);
     if (st != DOD_OK)
         return st;
     /* Block by block: zero each column's run with one memset, then ids and slots. */
@@ -237,7 +237,7 @@ dod_status dod_world_move(dod_world *w, dod_entity e, uint32_t archetype)
     if (from == archetype)
         return DOD_OK;
     dod__world_arch *src = &w->arch[from], *dst = &w->arch[archetype];
-    dod_status st = reserve(w, dst, 0, 1);
+    dod_status st = make_room(w, dst, 0, 1);
     if (st != DOD_OK)
         return st;
     /* e's new row and slot first: neither is needed again, so fewer values stay live */

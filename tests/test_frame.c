@@ -4,6 +4,7 @@
 #include <string.h>
 #include "check.h"
 #include "thread.h"
+#include "thread_yield.h"
 
 /* A user payload: WORDS values derived from the frame's seq, then a checksum written last. */
 enum { WORDS = 48 };
@@ -387,7 +388,7 @@ static void test_stress(void)
         dod_status st = dod_frames_begin(s.frames, &w);
         if (st == DOD_E_BUSY) {
             ++busy;
-            dod__thread_yield(); /* let the readers run while every slot is held */
+            test_thread_yield(); /* let the readers run while every slot is held */
             continue;
         }
         if (st != DOD_OK)

@@ -24,6 +24,7 @@
 #include <string.h>
 #include "check.h"
 #include "thread.h"
+#include "thread_yield.h"
 
 enum { READERS = 3, ROUTES_PER_FRAME = 4 };
 enum { INTACT, SEQ, INDEX, ORDER, REDUCE, ARMIES, ROUTES, CALLS, N_KINDS };
@@ -193,7 +194,7 @@ static void reader_main(void *arg)
         if (dod_frames_latest_seq(frames) <= r->last_seq) {
             if (finished)
                 return;
-            dod__thread_yield();
+            test_thread_yield();
             continue;
         }
         dod_frame held = { 0 };
@@ -217,7 +218,7 @@ static dod_status stress_tick(stress *s, uint64_t t, long *busy)
     dod_status st;
     while ((st = dod_frames_begin(s->ring.frames, &next)) == DOD_E_BUSY) {
         ++*busy;
-        dod__thread_yield();
+        test_thread_yield();
     }
     if (st != DOD_OK)
         return st;
