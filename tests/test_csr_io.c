@@ -1,12 +1,12 @@
 /* Saving and loading indexes: round trips against the in-memory index, the exact bytes of the
  * format, the big-endian conversion path, every truncation and single-bit flip of saved
- * indexes, lying headers, failing allocations, views and mapped files. */
+ * indexes, lying headers, failing allocations, views over saved bytes, files across hosts.
+ * Mapped files: test_file_map.c. */
 #ifndef _WIN32
 #  define _POSIX_C_SOURCE 200809L
 #endif
 #include <dod/csr_io.h>
 #include <dod/csr_view.h>
-#include <dod/file_map.h>
 #include <stdlib.h>
 #include <string.h>
 #ifdef _WIN32
@@ -16,7 +16,9 @@
 #  include <unistd.h>
 #endif
 #include "check.h"
+#include "csr_model.h"
 #include "csr_snap.h"
+#include "csr_view_check.h"
 #include "crc32c.h"
 #include "csr_format.h"
 
@@ -52,10 +54,7 @@ static image save_image(const dod_csr *c)
 static void build_random(dod_csr *c, test_rng *rng, uint32_t n_rows, uint32_t n_items, size_t stride)
 {
     unsigned char *keys = (unsigned char *)malloc((size_t)n_items * stride + 1);
-    for (uint32_t i = 0; i < n_items; ++i) {
-        uint32_t k = test_rng_below(rng, n_rows);
-        memcpy(keys + (size_t)i * stride, &k, 4);
-    }
+    csr_model_keys(rng, CSR_KEYS_UNIFORM, n_rows, keys, stride, n_items);
     CHECK_OK(dod_csr_build(c, n_rows, keys, stride, n_items));
     free(keys);
 }
@@ -87,24 +86,6 @@ static FILE *pipe_with(const void *p, size_t len)
     close(fds[1]);
     return fdopen(fds[0], "rb");
 #endif
-}
-
-/* Views use the little-endian arrays in place, so a big-endian host refuses every one with
- * DOD_E_INVALID (docs/format.md): what opening a view gives here where a little-endian host
- * gives `want`. */
-static dod_status view_want(dod_status want)
-{
-    return dod__csr_swapping() ? DOD_E_INVALID : want;
-}
-
-static int view_matches(const dod_csr_view *v, const dod_csr *c)
-{
-    if (v->n_rows != c->n_rows || v->n_items != c->n_items)
-        return 0;
-    for (uint32_t r = 0; r <= c->n_rows; ++r)
-        if (v->offsets[r] != (c->offsets ? c->offsets[r] : 0))
-            return 0;
-    return c->n_items == 0 || memcmp(v->items, c->items, (size_t)c->n_items * 4) == 0;
 }
 
 /* Recompute both CRCs after a deliberate edit, so the semantic checks behind them are reached. */
@@ -726,62 +707,6 @@ static void test_allocation_failures(void)
     }
 }
 
-/* ---- mapped files ---- */
-
-static void test_file_map(void)
-{
-    test_rng rng = { 37 };
-    dod_csr idx;
-    dod_csr_init(&idx, NULL);
-    build_random(&idx, &rng, 300, 2000, 4);
-    const char *path = "test_csr_io_map.tmp";
-    FILE *f = fopen(path, "wb");
-    CHECK_OK(dod_csr_save(&idx, f));
-    CHECK_EQ(fclose(f), 0);
-
-    dod_file_map m;
-    CHECK_OK(dod_file_map_open(&m, path));
-    CHECK_EQ(m.size, dod_csr_saved_size(&idx));
-    CHECK(((uintptr_t)m.data & 63) == 0);
-    dod_csr back; /* the mapped bytes load on every host */
-    dod_csr_init(&back, NULL);
-    CHECK_OK(dod_csr_load_mem(&back, m.data, m.size));
-    CHECK(dod_csr_equal(&back, &idx));
-    dod_csr_free(&back);
-    dod_csr_view v;
-    dod_status st = dod_csr_view_open(&v, m.data, m.size, DOD_CSR_VIEW_VALIDATE_FULL);
-    CHECK_STATUS(st, view_want(DOD_OK));
-    if (st == DOD_OK) {
-        CHECK(view_matches(&v, &idx));
-        uint32_t total = 0;
-        for (uint32_t r = 0; r < v.n_rows; ++r) {
-            CHECK_EQ(dod_csr_view_row_len(&v, r), dod_csr_row_len(&idx, r));
-            CHECK(dod_csr_view_row_end(&v, r) - dod_csr_view_row_begin(&v, r) ==
-                  (ptrdiff_t)dod_csr_view_row_len(&v, r));
-            total += dod_csr_view_row_len(&v, r);
-        }
-        CHECK_EQ(total, idx.n_items);
-    }
-    dod_file_map_close(&m);
-    CHECK(m.data == NULL && m.size == 0);
-    dod_file_map_close(&m); /* a reset map is a no-op */
-
-    f = fopen(path, "wb"); /* an empty file maps to nothing, and no view opens over it */
-    fclose(f);
-    CHECK_OK(dod_file_map_open(&m, path));
-    CHECK(m.data == NULL && m.size == 0);
-    CHECK_STATUS(dod_csr_view_open(&v, m.data, m.size, DOD_CSR_VIEW_VALIDATE_NONE), DOD_E_INVALID);
-    dod_file_map_close(&m);
-    remove(path);
-
-    dod_file_map untouched = { (const void *)&idx, 7 };
-    CHECK_STATUS(dod_file_map_open(&untouched, "/nonexistent/dod.idx"), DOD_E_IO);
-    CHECK(untouched.data == (const void *)&idx && untouched.size == 7);
-    CHECK_STATUS(dod_file_map_open(NULL, path), DOD_E_INVALID);
-    CHECK_STATUS(dod_file_map_open(&m, NULL), DOD_E_INVALID);
-    dod_csr_free(&idx);
-}
-
 /* ---- files across hosts ---- */
 
 /* The index of tests/data/index_v1.dod: 300 rows (some empty), 1200 items. */
@@ -872,7 +797,6 @@ int main(void)
     test_each_rule();
     test_argument_errors();
     test_allocation_failures();
-    test_file_map();
     test_files_across_hosts();
     return check_summary("test_csr_io");
 }
