@@ -7,8 +7,8 @@
  *   get1, get2 Position (and Velocity) of every entity by handle
  *   get3       half the entities also have Data: Position, Velocity, and Data where present
  *   move_pair  remove Position and add it back: {P,V} -> {V} -> {P,V}, two moves per entity
- *   iterate    a query over (Position, Velocity), p += v * dt, on a fixed and a chunked
- *              {P,V}, against the raw loop
+ *   iterate    a query over (Position, Velocity), p += v * dt, on a fixed {P,V} and a chunked
+ *              one with the default 16 KiB blocks and with 256 KiB blocks, against the raw loop
  * and the bytes per entity of n P,V entities, counted by the allocator beyond those of an empty
  * world, fixed and chunked. */
 #include <string.h>
@@ -26,13 +26,16 @@ enum { OP_SPAWN, OP_SPAWN_N, OP_DESPAWN, OP_GET1, OP_GET2, OP_GET3, OP_MOVE_PAIR
 static const char *const op_names[N_OPS] = { "spawn", "spawn_n",  "despawn",  "get1",
                                              "get2",  "get3",     "move_pair" };
 
-/* The scenarios' world: every archetype chunked, or {P,V} fixed at pv_capacity rows. */
-static dod_world *make_world(uint32_t pv_capacity, const dod_allocator *alloc)
+/* The scenarios' world: every archetype chunked (blocks of pv_block_bytes for {P,V}, 0: the
+ * default), or {P,V} fixed at pv_capacity rows. */
+static dod_world *make_world(uint32_t pv_capacity, uint32_t pv_block_bytes,
+                             const dod_allocator *alloc)
 {
     dod_world_desc d = ecs_desc();
     dod_archetype_desc arch[3];
     memcpy(arch, d.archetypes, sizeof arch);
     arch[DOD_AID(ecs, pv)].capacity = pv_capacity;
+    arch[DOD_AID(ecs, pv)].block_bytes = pv_block_bytes;
     d.archetypes = arch;
     d.alloc = alloc;
     dod_world *w = NULL;
@@ -42,7 +45,7 @@ static dod_world *make_world(uint32_t pv_capacity, const dod_allocator *alloc)
 
 static dod_world *new_world(void)
 {
-    return make_world(0, NULL);
+    return make_world(0, 0, NULL);
 }
 
 /* n entities alternately {P,V} and {P,V,Data}, every component read as 1 by get3. */
@@ -117,13 +120,15 @@ static void ops_pass(uint32_t n, dod_entity *ids, const dod_world *mixed,
     t[OP_SPAWN_N][p] = t8 - t7, t[OP_MOVE_PAIR][p] = t9 - t8;
 }
 
-/* ---- iterate: the query loop over a fixed and a chunked {P,V}, against the raw loop ---- */
-enum { IT_FIXED, IT_CHUNKED, IT_RAW, N_IT };
-static const char *const it_names[N_IT] = { "world_fixed", "world_chunked", "raw" };
+/* ---- iterate: the query loop over a fixed and chunked {P,V}, against the raw loop ---- */
+enum { IT_FIXED, IT_CHUNKED, IT_CHUNKED_256K, IT_RAW, N_IT };
+static const char *const it_names[N_IT] = { "world_fixed", "world_chunked", "world_chunked_256k",
+                                            "raw" };
+enum { N_IT_WORLDS = IT_RAW };
 
 typedef struct iterate_run {
-    dod_world *w[2];
-    dod_query q[2];
+    dod_world *w[N_IT_WORLDS];
+    dod_query q[N_IT_WORLDS];
     uint32_t n;
     position *p;
     velocity *v;
@@ -160,8 +165,8 @@ static int sync_rows(const dod_world *w, const position *p, const velocity *v, i
     return same;
 }
 
-/* Returns world_fixed / raw and world_chunked / raw, ratios of minima. */
-static void iterate_bench(uint32_t n, int passes, double *fixed_ratio, double *chunked_ratio)
+/* ratio[k]: world variant k over raw, ratios of minima. */
+static void iterate_bench(uint32_t n, int passes, double ratio[N_IT_WORLDS])
 {
     iterate_run r;
     r.n = n;
@@ -174,8 +179,8 @@ static void iterate_bench(uint32_t n, int passes, double *fixed_ratio, double *c
         r.v[i].x = r.v[i].y = 1.0f;
     }
     const uint32_t all[2] = { DOD_CID(ecs, position), DOD_CID(ecs, velocity) };
-    for (int k = 0; k < 2; ++k) {
-        r.w[k] = make_world(k == IT_FIXED ? n : 0u, NULL);
+    for (int k = 0; k < N_IT_WORLDS; ++k) {
+        r.w[k] = make_world(k == IT_FIXED ? n : 0u, k == IT_CHUNKED_256K ? 262144u : 0u, NULL);
         wb_check(dod_world_spawn_n(r.w[k], DOD_AID(ecs, pv), n, NULL), "iterate spawn_n");
         wb_check(dod_query_init(&r.q[k], r.w[k], all, 2, NULL, 0), "iterate query");
         sync_rows(r.w[k], r.p, r.v, 1);
@@ -185,14 +190,14 @@ static void iterate_bench(uint32_t n, int passes, double *fixed_ratio, double *c
     wb_alternate(N_IT, passes, NULL, run_iterate, &r, t);
     for (int k = 0; k < N_IT; ++k)
         mn[k] = wb_emit("iterate", it_names[k], n, n, t[k], passes);
-    for (int k = 0; k < 2; ++k) {
+    for (int k = 0; k < N_IT_WORLDS; ++k) {
         wb_require(sync_rows(r.w[k], r.p, r.v, 0), "iterate: world positions differ from raw");
         dod_world_destroy(r.w[k]);
     }
     wb_free(r.p, n * sizeof(position));
     wb_free(r.v, n * sizeof(velocity));
-    *fixed_ratio = mn[IT_FIXED] / mn[IT_RAW];
-    *chunked_ratio = mn[IT_CHUNKED] / mn[IT_RAW];
+    for (int k = 0; k < N_IT_WORLDS; ++k)
+        ratio[k] = mn[k] / mn[IT_RAW];
 }
 
 /* Bytes the allocator holds for a world of n {P,V} entities, fixed or chunked; every byte
@@ -202,7 +207,7 @@ static size_t world_bytes(uint32_t n, int fixed)
     bench_counter c;
     memset(&c, 0, sizeof c);
     dod_allocator a = bench_counter_allocator(&c);
-    dod_world *w = make_world(fixed ? n : 0u, &a);
+    dod_world *w = make_world(fixed ? n : 0u, 0u, &a);
     wb_check(dod_world_spawn_n(w, DOD_AID(ecs, pv), n, NULL), "bytes spawn_n");
     size_t bytes = c.live_bytes;
     dod_world_destroy(w);
@@ -227,8 +232,8 @@ void scenarios_bench(size_t n_, int passes, int targets)
     wb_free(ids, n * sizeof(dod_entity));
     wb_free(mixed_ids, n * sizeof(dod_entity));
 
-    double fixed_ratio, chunked_ratio;
-    iterate_bench(n, passes, &fixed_ratio, &chunked_ratio);
+    double ratio[N_IT_WORLDS];
+    iterate_bench(n, passes, ratio);
     /* Per entity: beyond what the empty world holds (its archetypes, lists and index). */
     size_t empty = world_bytes(0, 0);
     double fixed = (double)(world_bytes(n, 1) - empty) / n;
@@ -237,8 +242,9 @@ void scenarios_bench(size_t n_, int passes, int targets)
     wb_emit_bytes("world_fixed", n, fixed);
     wb_emit_bytes("world_chunked", n, chunked);
 
-    wb_target("iterate world_fixed / raw", n, fixed_ratio, 0, 1.1);
-    wb_target("iterate world_chunked / raw", n, chunked_ratio, 0, 1.1);
+    wb_target("iterate world_fixed / raw", n, ratio[IT_FIXED], 0, 1.1);
+    wb_target("iterate world_chunked / raw", n, ratio[IT_CHUNKED], 0, 1.1);
+    wb_target("iterate world_chunked_256k / raw", n, ratio[IT_CHUNKED_256K], 0, 1.1);
     if (!targets)
         return;
     wb_target("spawn ns/entity", n, mn[OP_SPAWN], 0, 20);
