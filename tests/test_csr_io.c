@@ -1,12 +1,11 @@
 /* Saving and loading indexes: round trips against the in-memory index, the exact bytes of the
  * format, the big-endian conversion path, every truncation and single-bit flip of saved
- * indexes, lying headers, failing allocations, views over saved bytes, files across hosts.
- * Mapped files: test_file_map.c. */
+ * indexes, lying headers, failing allocations, files across hosts. Views over the same
+ * images: test_csr_view.c; mapped files: test_file_map.c. */
 #ifndef _WIN32
 #  define _POSIX_C_SOURCE 200809L
 #endif
 #include <dod/csr_io.h>
-#include <dod/csr_view.h>
 #include <stdlib.h>
 #include <string.h>
 #ifdef _WIN32
@@ -18,38 +17,9 @@
 #include "check.h"
 #include "csr_model.h"
 #include "csr_snap.h"
-#include "csr_view_check.h"
-#include "crc32c.h"
-#include "csr_format.h"
+#include "csr_image.h"
 
 /* ---- helpers ---- */
-
-typedef struct image { unsigned char *bytes; size_t len; } image;
-
-/* len bytes, 64-byte aligned (views need 4-byte alignment; file maps are page aligned). */
-static unsigned char *aligned_bytes(size_t len)
-{
-    return (unsigned char *)test_aligned_alloc(64, len + 1);
-}
-
-static image image_copy(const void *p, size_t len)
-{
-    image im;
-    im.len = len;
-    im.bytes = aligned_bytes(len);
-    if (len)
-        memcpy(im.bytes, p, len);
-    return im;
-}
-
-static image save_image(const dod_csr *c)
-{
-    image im;
-    im.len = dod_csr_saved_size(c);
-    im.bytes = aligned_bytes(im.len);
-    CHECK_OK(dod_csr_save_mem(c, im.bytes, im.len));
-    return im;
-}
 
 static void build_random(dod_csr *c, test_rng *rng, uint32_t n_rows, uint32_t n_items, size_t stride)
 {
@@ -86,13 +56,6 @@ static FILE *pipe_with(const void *p, size_t len)
     close(fds[1]);
     return fdopen(fds[0], "rb");
 #endif
-}
-
-/* Recompute both CRCs after a deliberate edit, so the semantic checks behind them are reached. */
-static void reseal(unsigned char *b, size_t len)
-{
-    dod__put_le32(b + 60, dod__crc32c(0, b, 60));
-    dod__put_le32(b + len - 4, dod__crc32c(0, b, len - 4));
 }
 
 /* ---- round trips ---- */
@@ -134,16 +97,6 @@ static void round_trip(const dod_csr *src)
     }
     fclose(p);
 
-    for (int level = DOD_CSR_VIEW_VALIDATE_NONE; level <= DOD_CSR_VIEW_VALIDATE_FULL; ++level) {
-        dod_csr_view v;
-        dod_status st = dod_csr_view_open(&v, im.bytes, im.len, (dod_csr_view_validate)level);
-        CHECK_STATUS(st, view_want(DOD_OK));
-        if (st != DOD_OK)
-            continue;
-        CHECK(view_matches(&v, src));
-        CHECK_EQ(v.item_bound, src->item_bound);
-        CHECK((const unsigned char *)v.offsets == im.bytes + 64); /* in place, no copy */
-    }
     /* A loaded index is an ordinary one: copied, rebuilt and freed. */
     dod_csr d;
     dod_csr_init(&d, NULL);
@@ -355,8 +308,6 @@ static void test_swap_path(void)
     CHECK_OK(dod_csr_save(&idx, saved));
     CHECK_EQ((size_t)ftell(saved), be.len);
     fclose(saved);
-    dod_csr_view v;
-    CHECK_STATUS(dod_csr_view_open(&v, be.bytes, be.len, DOD_CSR_VIEW_VALIDATE_NONE), view_want(DOD_OK));
     /* The host's own bytes are not what a swapping host accepts. */
     csr_snap s = csr_snap_take(&back);
     CHECK_STATUS(dod_csr_load_mem(&back, le.bytes, le.len), DOD_E_CORRUPT);
@@ -371,7 +322,7 @@ static void test_swap_path(void)
 
 /* ---- hostile input ---- */
 
-/* Every way of loading or viewing these bytes is refused with `want`, the target unchanged. */
+/* Every way of loading these bytes is refused with `want`, the target unchanged. */
 static void expect_refused(dod_csr *target, const unsigned char *bytes, size_t len,
                            dod_status want, int check_stream)
 {
@@ -379,8 +330,6 @@ static void expect_refused(dod_csr *target, const unsigned char *bytes, size_t l
     csr_snap s = csr_snap_take(target);
     CHECK_STATUS(dod_csr_load_mem(target, im.bytes, len), want);
     CHECK(csr_snap_same(target, &s));
-    dod_csr_view v;
-    CHECK_STATUS(dod_csr_view_open(&v, im.bytes, len, DOD_CSR_VIEW_VALIDATE_FULL), view_want(want));
     if (check_stream) {
         FILE *f = file_with(bytes, len);
         CHECK_STATUS(dod_csr_load(target, f), want);
@@ -402,11 +351,6 @@ static void sweep(const dod_csr *src, dod_csr *target, int streams)
     image im = save_image(src);
     for (size_t n = 0; n < im.len; ++n) { /* every truncation */
         expect_refused(target, im.bytes, n, DOD_E_CORRUPT, streams);
-        dod_csr_view v;
-        image cut = image_copy(im.bytes, n);
-        CHECK_STATUS(dod_csr_view_open(&v, cut.bytes, n, DOD_CSR_VIEW_VALIDATE_HEADER),
-                     view_want(DOD_E_CORRUPT));
-        test_aligned_free(cut.bytes);
     }
     unsigned char *longer = (unsigned char *)malloc(im.len + 1); /* one byte too many */
     memcpy(longer, im.bytes, im.len);
@@ -416,11 +360,6 @@ static void sweep(const dod_csr *src, dod_csr *target, int streams)
     for (size_t bit = 0; bit < im.len * 8; ++bit) { /* every single-bit flip */
         im.bytes[bit / 8] ^= (unsigned char)(1u << (bit % 8));
         expect_refused(target, im.bytes, im.len, DOD_E_CORRUPT, streams);
-        if (bit < 64 * 8) {
-            dod_csr_view v;
-            CHECK_STATUS(dod_csr_view_open(&v, im.bytes, im.len, DOD_CSR_VIEW_VALIDATE_HEADER),
-                         view_want(DOD_E_CORRUPT));
-        }
         im.bytes[bit / 8] ^= (unsigned char)(1u << (bit % 8));
     }
     csr_snap s = csr_snap_take(target);
@@ -473,7 +412,6 @@ static void test_lying_headers(void)
          * not fit size_t (a 32-bit host) */
         const dod__csr_layout l = dod__csr_layout_of(claims[c][0], claims[c][1]);
         dod__csr_header_encode(&l, lie.bytes);
-        const int other_length = l.file_bytes != lie.len;
         test_alloc ta;
         test_alloc_init(&ta);
         dod_allocator al = test_alloc_get(&ta);
@@ -494,12 +432,6 @@ static void test_lying_headers(void)
         fclose(p);
         CHECK(ta.peak_bytes <= 3 * lie.len + 4096);
         CHECK(csr_snap_unchanged(&t, &s));
-        dod_csr_view v;
-        dod_status want = view_want(other_length ? DOD_E_CORRUPT : DOD_OK); /* HEADER trusts the data */
-        CHECK_STATUS(dod_csr_view_open(&v, lie.bytes, lie.len, DOD_CSR_VIEW_VALIDATE_HEADER), want);
-        CHECK_STATUS(dod_csr_view_open(&v, lie.bytes, lie.len, DOD_CSR_VIEW_VALIDATE_NONE), want);
-        CHECK_STATUS(dod_csr_view_open(&v, lie.bytes, lie.len, DOD_CSR_VIEW_VALIDATE_FULL),
-                     view_want(DOD_E_CORRUPT));
         dod_csr_free(&t);
         test_alloc_finish(&ta);
         test_aligned_free(lie.bytes);
@@ -511,61 +443,28 @@ static void test_lying_headers(void)
 /* Resealed edits: the CRCs pass, so each rule behind them must catch its own violation. */
 static void test_each_rule(void)
 {
-    uint32_t keys[6] = { 0, 1, 2, 1, 0, 2 }; /* offsets 0 2 4 6, items 0 4 1 3 2 5 */
+    uint32_t keys[2] = { 0, 1 };
     dod_csr idx, t;
     dod_csr_init(&idx, NULL);
     dod_csr_init(&t, NULL);
-    CHECK_OK(dod_csr_build(&idx, 3, keys, 4, 6));
-    CHECK_OK(dod_csr_build(&t, 2, keys, 4, 2));
+    rule_index(&idx);
+    CHECK_OK(dod_csr_build(&t, 2, keys, 4, 2)); /* the target holds an index of its own */
     image im = save_image(&idx);
-    const size_t T = 192; /* trailer_pos */
-    struct edit { size_t at; uint32_t value; int wide; } edits[] = {
-        { 8, 2, 0 },       /* version */
-        { 12, 1, 0 },      /* flags */
-        { 16, 128, 0 },    /* header size */
-        { 20, 8, 0 },      /* offset width */
-        { 24, 2, 0 },      /* item width */
-        { 36, 1, 0 },      /* reserved */
-        { 56, 1, 0 },      /* reserved */
-        { 40, 192, 1 },    /* items_pos disagrees with the counts */
-        { 48, 256, 1 },    /* trailer_pos disagrees */
-        { 64, 1, 0 },      /* offsets[0] != 0 */
-        { 68, 5, 0 },      /* offsets decrease after it (5 then 4) */
-        { 76, 5, 0 },      /* offsets[n_rows] != n_items */
-        { 80, 7, 0 },      /* nonzero offsets padding */
-        { 128, 6, 0 },     /* an item equal to the bound 6 */
-        { 128 + 24, 1, 0 },/* nonzero items padding */
-        { T + 8, 5, 1 },   /* the bound below the largest item (5) */
-        { T + 12, 1, 0 },  /* a bound above 2^32 */
-        { T + 20, 1, 0 },  /* nonzero trailer bytes */
-        { T, 0x41, 0 },    /* trailer magic */
-        { 0, 0x41, 0 },    /* header magic */
-    };
-    for (size_t e = 0; e < sizeof edits / sizeof edits[0]; ++e) {
-        image x = image_copy(im.bytes, im.len);
-        if (edits[e].wide)
-            dod__put_le64(x.bytes + edits[e].at, edits[e].value);
-        else
-            dod__put_le32(x.bytes + edits[e].at, edits[e].value);
-        reseal(x.bytes, x.len);
+    size_t n_edits;
+    const rule_edit *edits = rule_edits(&n_edits);
+    for (size_t e = 0; e < n_edits; ++e) {
+        image x = apply_edit(&im, &edits[e]);
         expect_refused(&t, x.bytes, x.len, DOD_E_CORRUPT, 1);
         test_aligned_free(x.bytes);
     }
-    /* n_rows == UINT32_MAX cannot be an index; a bound above the largest item is accepted
-     * (another writer may record its column count) and the loaded bound is the real one. */
+    /* A bound above the largest item is accepted (another writer may record its column
+     * count), and the loaded bound is the real one. */
     image x = image_copy(im.bytes, im.len);
-    dod__put_le64(x.bytes + T + 8, 1000);
+    dod__put_le64(x.bytes + 192 + 8, 1000);
     reseal(x.bytes, x.len);
     CHECK_OK(dod_csr_load_mem(&t, x.bytes, x.len));
     CHECK(dod_csr_equal(&t, &idx));
     CHECK_EQ(t.item_bound, 6);
-    dod_csr_view v;
-    dod_status st = dod_csr_view_open(&v, x.bytes, x.len, DOD_CSR_VIEW_VALIDATE_FULL);
-    CHECK_STATUS(st, view_want(DOD_OK));
-    CHECK(st != DOD_OK || v.item_bound == 1000);
-    dod__put_le32(x.bytes + 28, 0xFFFFFFFFu);
-    reseal(x.bytes, x.len);
-    expect_refused(&t, x.bytes, x.len, DOD_E_CORRUPT, 1);
     test_aligned_free(x.bytes);
     dod_csr_free(&idx);
     dod_csr_free(&t);
@@ -630,14 +529,8 @@ static void test_argument_errors(void)
     fclose(f);
     remove(path);
 
-    dod_csr_view v;
-    CHECK_STATUS(dod_csr_view_open(NULL, im.bytes, im.len, DOD_CSR_VIEW_VALIDATE_FULL), DOD_E_INVALID);
-    CHECK_STATUS(dod_csr_view_open(&v, NULL, im.len, DOD_CSR_VIEW_VALIDATE_FULL), DOD_E_INVALID);
-    CHECK_STATUS(dod_csr_view_open(&v, im.bytes, im.len, (dod_csr_view_validate)3), DOD_E_INVALID);
-    image odd = image_copy(im.bytes, im.len + 1);
+    image odd = image_copy(im.bytes, im.len + 1); /* load_mem has no alignment requirement */
     memmove(odd.bytes + 1, odd.bytes, im.len);
-    CHECK_STATUS(dod_csr_view_open(&v, odd.bytes + 1, im.len, DOD_CSR_VIEW_VALIDATE_NONE), DOD_E_INVALID);
-    /* load_mem has no alignment requirement. */
     CHECK_OK(dod_csr_load_mem(&idx, odd.bytes + 1, im.len));
     test_aligned_free(odd.bytes);
     dod_csr_free(&idx);
@@ -728,7 +621,7 @@ static image read_file(const char *path)
     long len = ftell(f);
     if (len <= 0 || fseek(f, 0, SEEK_SET) != 0)
         goto done;
-    im.bytes = aligned_bytes((size_t)len);
+    im.bytes = image_bytes((size_t)len);
     im.len = fread(im.bytes, 1, (size_t)len, f);
 done:
     if (f)

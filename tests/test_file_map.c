@@ -6,7 +6,7 @@
 #include <dod/file_map.h>
 #include "check.h"
 #include "csr_model.h"
-#include "csr_view_check.h"
+#include "csr_image.h"
 
 static void test_file_map(void)
 {
