@@ -7,9 +7,11 @@
 #include <dod/csr_io.h>
 #include <dod/csr_view.h>
 #include <string.h>
+#include <stdlib.h>
 #include "check.h"
 #include "crc32c.h"
 #include "csr_format.h"
+#include "csr_model.h"
 
 typedef struct image { unsigned char *bytes; size_t len; } image;
 
@@ -44,6 +46,42 @@ static inline void reseal(unsigned char *b, size_t len)
 {
     dod__put_le32(b + 60, dod__crc32c(0, b, 60));
     dod__put_le32(b + len - 4, dod__crc32c(0, b, len - 4));
+}
+
+/* ---- indexes to save ---- */
+
+/* c rebuilt from n_items uniform keys below n_rows, `stride` bytes apart. */
+static inline void build_random(dod_csr *c, test_rng *rng, uint32_t n_rows, uint32_t n_items,
+                                size_t stride)
+{
+    unsigned char *keys = (unsigned char *)malloc((size_t)n_items * stride + 4);
+    csr_model_keys(rng, CSR_KEYS_UNIFORM, n_rows, keys, stride, n_items);
+    CHECK_OK(dod_csr_build(c, n_rows, keys, stride, n_items));
+    free(keys);
+}
+
+/* Runs check over the shapes a saved index can have: never built, built empty, rows without
+ * items, then n_random random ones (1 - 200 rows and up to 1500 items, every tenth up to 40000
+ * rows and 100000 items) built from keys 4, 16 and 7 bytes apart in turn. */
+static inline void for_each_index_shape(void (*check)(const dod_csr *), uint64_t seed,
+                                        int n_random)
+{
+    static const size_t strides[] = { 4, 16, 7 };
+    dod_csr idx;
+    dod_csr_init(&idx, NULL);
+    check(&idx); /* never built */
+    CHECK_OK(dod_csr_build(&idx, 0, NULL, 4, 0));
+    check(&idx); /* built empty */
+    CHECK_OK(dod_csr_build(&idx, 7, NULL, 4, 0));
+    check(&idx); /* rows, no items */
+    test_rng rng = { seed };
+    for (int iter = 0; iter < n_random; ++iter) {
+        uint32_t n_rows = 1 + test_rng_below(&rng, iter % 10 == 0 ? 40000 : 200);
+        uint32_t n_items = test_rng_below(&rng, iter % 10 == 0 ? 100000 : 1500);
+        build_random(&idx, &rng, n_rows, n_items, strides[iter % 3]);
+        check(&idx);
+    }
+    dod_csr_free(&idx);
 }
 
 /* ---- one rule broken at a time ---- */
@@ -99,6 +137,31 @@ static inline image apply_edit(const image *im, const rule_edit *e)
         dod__put_le32(x.bytes + e->at, e->value);
     reseal(x.bytes, x.len);
     return x;
+}
+
+/* ---- headers that lie ---- */
+
+/* The saved image of a 20-row, 60-item index (src gets the index). */
+static inline image lying_source(dod_csr *src)
+{
+    test_rng rng = { 29 };
+    build_random(src, &rng, 20, 60, 4);
+    return save_image(src);
+}
+
+/* Copies of lying_source's image whose header claims other counts: consistent with itself,
+ * CRC included, even where the file it describes would not fit size_t (a 32-bit host). Lie c
+ * (< LYING_CLAIMS) of im; *l gets the layout it claims. */
+#define LYING_CLAIMS 6u
+static inline image lying_image(const image *im, uint32_t c, dod__csr_layout *l)
+{
+    static const uint32_t claims[LYING_CLAIMS][2] = { { 20, 0xFFFFFFFFu }, { 0xFFFFFFF0u, 60 },
+                                                      { 20, 61 }, { 21, 60 },
+                                                      { 0xFFFFFFFEu, 0xFFFFFFFFu }, { 2, 3 } };
+    image lie = image_copy(im->bytes, im->len);
+    *l = dod__csr_layout_of(claims[c][0], claims[c][1]);
+    dod__csr_header_encode(l, lie.bytes);
+    return lie;
 }
 
 /* ---- views ---- */

@@ -15,19 +15,10 @@
 #  include <unistd.h>
 #endif
 #include "check.h"
-#include "csr_model.h"
 #include "csr_snap.h"
 #include "csr_image.h"
 
 /* ---- helpers ---- */
-
-static void build_random(dod_csr *c, test_rng *rng, uint32_t n_rows, uint32_t n_items, size_t stride)
-{
-    unsigned char *keys = (unsigned char *)malloc((size_t)n_items * stride + 1);
-    csr_model_keys(rng, CSR_KEYS_UNIFORM, n_rows, keys, stride, n_items);
-    CHECK_OK(dod_csr_build(c, n_rows, keys, stride, n_items));
-    free(keys);
-}
 
 /* A tmpfile holding len bytes, positioned at its start. */
 static FILE *file_with(const void *p, size_t len)
@@ -114,22 +105,9 @@ static void round_trip(const dod_csr *src)
 
 static void test_round_trips(void)
 {
+    for_each_index_shape(round_trip, 5, 60);
     dod_csr idx;
     dod_csr_init(&idx, NULL);
-    round_trip(&idx); /* never built */
-    CHECK_OK(dod_csr_build(&idx, 0, NULL, 4, 0));
-    round_trip(&idx); /* built empty */
-    CHECK_OK(dod_csr_build(&idx, 7, NULL, 4, 0));
-    round_trip(&idx); /* rows, no items */
-
-    test_rng rng = { 5 };
-    const size_t strides[] = { 4, 16, 7 };
-    for (int iter = 0; iter < 60; ++iter) {
-        uint32_t n_rows = 1 + test_rng_below(&rng, iter % 10 == 0 ? 40000 : 200);
-        uint32_t n_items = test_rng_below(&rng, iter % 10 == 0 ? 100000 : 1500);
-        build_random(&idx, &rng, n_rows, n_items, strides[iter % 3]);
-        round_trip(&idx);
-    }
     /* Items that are not 0 .. n_items - 1 (a loaded index may hold any values below 2^32). */
     CHECK_OK(dod_csr_build(&idx, 2, (const uint32_t[]){ 1, 0 }, 4, 2));
     idx.items[0] = 0xFFFFFFFEu;
@@ -399,19 +377,12 @@ static void test_truncations_and_flips(void)
  * more than a 32-bit size_t holds is still a lie where the input's length is known. */
 static void test_lying_headers(void)
 {
-    test_rng rng = { 29 };
     dod_csr src;
     dod_csr_init(&src, NULL);
-    build_random(&src, &rng, 20, 60, 4);
-    image im = save_image(&src);
-    const uint32_t claims[][2] = { { 20, 0xFFFFFFFFu }, { 0xFFFFFFF0u, 60 }, { 20, 61 },
-                                   { 21, 60 }, { 0xFFFFFFFEu, 0xFFFFFFFFu }, { 2, 3 } };
-    for (size_t c = 0; c < sizeof claims / sizeof claims[0]; ++c) {
-        image lie = image_copy(im.bytes, im.len);
-        /* a header that is consistent with itself, even where the file it describes would
-         * not fit size_t (a 32-bit host) */
-        const dod__csr_layout l = dod__csr_layout_of(claims[c][0], claims[c][1]);
-        dod__csr_header_encode(&l, lie.bytes);
+    image im = lying_source(&src);
+    for (uint32_t c = 0; c < LYING_CLAIMS; ++c) {
+        dod__csr_layout l;
+        image lie = lying_image(&im, c, &l);
         test_alloc ta;
         test_alloc_init(&ta);
         dod_allocator al = test_alloc_get(&ta);

@@ -7,7 +7,6 @@
 #include <string.h>
 #include "check.h"
 #include "csr_image.h"
-#include "csr_model.h"
 
 static const dod_csr_view_validate levels[] = { DOD_CSR_VIEW_VALIDATE_NONE,
                                                 DOD_CSR_VIEW_VALIDATE_HEADER,
@@ -27,14 +26,6 @@ static void expect_view(const unsigned char *bytes, size_t len, dod_csr_view_val
     if (st != DOD_OK)
         CHECK(memcmp(&v, &before, sizeof v) == 0);
     test_aligned_free(im.bytes);
-}
-
-static void build_random(dod_csr *c, test_rng *rng, uint32_t n_rows, uint32_t n_items)
-{
-    uint32_t *keys = (uint32_t *)malloc((size_t)n_items * 4 + 4);
-    csr_model_keys(rng, CSR_KEYS_UNIFORM, n_rows, (unsigned char *)keys, 4, n_items);
-    CHECK_OK(dod_csr_build(c, n_rows, keys, 4, n_items));
-    free(keys);
 }
 
 /* Every level opens a good image in place, and the view reads as the index. */
@@ -67,21 +58,7 @@ static void check_good_image(const dod_csr *src)
 
 static void test_good_images(void)
 {
-    dod_csr idx;
-    dod_csr_init(&idx, NULL);
-    check_good_image(&idx); /* never built */
-    CHECK_OK(dod_csr_build(&idx, 0, NULL, 4, 0));
-    check_good_image(&idx); /* built empty */
-    CHECK_OK(dod_csr_build(&idx, 7, NULL, 4, 0));
-    check_good_image(&idx); /* rows, no items */
-    test_rng rng = { 41 };
-    for (int iter = 0; iter < 30; ++iter) {
-        uint32_t n_rows = 1 + test_rng_below(&rng, iter % 10 == 0 ? 40000 : 200);
-        uint32_t n_items = test_rng_below(&rng, iter % 10 == 0 ? 100000 : 1500);
-        build_random(&idx, &rng, n_rows, n_items);
-        check_good_image(&idx);
-    }
-    dod_csr_free(&idx);
+    for_each_index_shape(check_good_image, 41, 30);
 }
 
 /* Every truncation and the image one byte too long are refused at every level (the sizes
@@ -115,8 +92,8 @@ static void test_truncations_and_flips(void)
     dod_csr_init(&small, NULL);
     dod_csr_init(&medium, NULL);
     dod_csr_init(&empty, NULL);
-    build_random(&small, &rng, 3, 10);
-    build_random(&medium, &rng, 40, 150);
+    build_random(&small, &rng, 3, 10, 4);
+    build_random(&medium, &rng, 40, 150, 4);
     sweep(&small);
     sweep(&medium);
     sweep(&empty);
@@ -130,17 +107,12 @@ static void test_truncations_and_flips(void)
  * real one (the counts differ inside the padding) and refuse any other length. */
 static void test_lying_headers(void)
 {
-    test_rng rng = { 47 };
     dod_csr src;
     dod_csr_init(&src, NULL);
-    build_random(&src, &rng, 20, 60);
-    image im = save_image(&src);
-    const uint32_t claims[][2] = { { 20, 0xFFFFFFFFu }, { 0xFFFFFFF0u, 60 }, { 20, 61 },
-                                   { 21, 60 }, { 0xFFFFFFFEu, 0xFFFFFFFFu }, { 2, 3 } };
-    for (size_t c = 0; c < sizeof claims / sizeof claims[0]; ++c) {
-        image lie = image_copy(im.bytes, im.len);
-        const dod__csr_layout l = dod__csr_layout_of(claims[c][0], claims[c][1]);
-        dod__csr_header_encode(&l, lie.bytes);
+    image im = lying_source(&src);
+    for (uint32_t c = 0; c < LYING_CLAIMS; ++c) {
+        dod__csr_layout l;
+        image lie = lying_image(&im, c, &l);
         dod_status cheap = l.file_bytes != lie.len ? DOD_E_CORRUPT : DOD_OK;
         expect_view(lie.bytes, lie.len, DOD_CSR_VIEW_VALIDATE_NONE, cheap);
         expect_view(lie.bytes, lie.len, DOD_CSR_VIEW_VALIDATE_HEADER, cheap);

@@ -5,7 +5,6 @@
 #include <dod/csr_view.h>
 #include <dod/file_map.h>
 #include "check.h"
-#include "csr_model.h"
 #include "csr_image.h"
 
 static void test_file_map(void)
