@@ -6,6 +6,28 @@
 
 volatile uint64_t bench_sink;
 
+void bench_die(const char *what)
+{
+    fprintf(stderr, "benchmark failed: %s\n", what);
+    exit(1);
+}
+
+static int targets_passed, targets_failed;
+
+void bench_target(const char *what, double r, double limit)
+{
+    int ok = r >= 0 && r <= limit;
+    targets_passed += ok;
+    targets_failed += !ok;
+    printf("%s %-62s %.3f (target <= %.2f)\n", ok ? "PASS" : "FAIL", what, r, limit);
+}
+
+void bench_targets(int *pass, int *fail)
+{
+    *pass = targets_passed;
+    *fail = targets_failed;
+}
+
 double bench_now_ms(void)
 {
     struct timespec ts;

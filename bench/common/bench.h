@@ -16,6 +16,14 @@ void bench_sort(double *v, int n);
 double bench_min(const double *v, int n);
 double bench_median(const double *v, int n); /* sorts v */
 
+/* Report a failure the benchmark cannot continue from ("benchmark failed: what") and exit(1). */
+void bench_die(const char *what);
+
+/* Print a target's line, PASS when 0 <= r <= limit, and count it; bench_targets gives the
+ * counts so far. */
+void bench_target(const char *what, double r, double limit);
+void bench_targets(int *pass, int *fail);
+
 /* A dod_allocator that counts calls and live bytes, over the heap. */
 typedef struct bench_counter {
     long allocs, frees;

@@ -9,7 +9,7 @@
 static void must(dod_status st, const char *what)
 {
     if (st != DOD_OK)
-        csr_die(what);
+        bench_die(what);
 }
 
 static void dod_init(void *inst, const csr_input *in)

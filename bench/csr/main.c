@@ -30,7 +30,7 @@ int main(void)
     const int n = n_sizes * DIST_COUNT;
     csr_config *cfgs = (csr_config *)calloc((size_t)n, sizeof *cfgs);
     if (!cfgs)
-        csr_die("out of memory");
+        bench_die("out of memory");
     FILE *json = bench_results_open("csr");
     double t0 = bench_now_ms();
     printf("bench_csr: Regiment {location, health, mood, speed}, 6 items per row, variants "

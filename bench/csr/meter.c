@@ -51,7 +51,7 @@ void *csr_alloc(const csr_input *in, size_t size, size_t align)
 {
     void *p = in->alloc.alloc(in->alloc.ctx, size, align);
     if (!p)
-        csr_die("out of memory");
+        bench_die("out of memory");
     return p;
 }
 

@@ -69,7 +69,7 @@ void init_fragmented(void *inst, const csr_input *in)
     // A list reallocates at most once per push_back: n_items bounds the foreign blocks.
     n->foreign = static_cast<void **>(std::malloc(in->n_items * sizeof(void *)));
     if (!n->foreign)
-        csr_die("out of memory");
+        bench_die("out of memory");
 }
 
 void fini(void *inst)
@@ -101,7 +101,7 @@ void build_fragmented(void *inst, const csr_input *in)
         if (list.capacity() != cap) {
             void *p = std::malloc(foreign_sizes[k % 3]);
             if (!p)
-                csr_die("out of memory");
+                bench_die("out of memory");
             n->foreign[k++] = p;
         }
     }

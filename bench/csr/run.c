@@ -17,12 +17,6 @@
  * seconds for the naive variants, so every repetition is timed. */
 #define WARMUP_MAX_ITEMS 1000000u
 
-void csr_die(const char *what)
-{
-    fprintf(stderr, "bench_csr: %s\n", what);
-    exit(1);
-}
-
 const char *csr_op_name(csr_op op)
 {
     static const char *names[OP_COUNT] = { "build",    "rebuild",  "query",
@@ -42,7 +36,7 @@ static void *xmalloc(size_t bytes)
 {
     void *p = malloc(bytes);
     if (!p)
-        csr_die("out of memory");
+        bench_die("out of memory");
     return p;
 }
 
@@ -101,7 +95,7 @@ static void *inst(const lifecycle *l, unsigned char *base, int k)
     return base + (size_t)k * l->v->inst_size;
 }
 
-static csr_count counted(const lifecycle *l)
+static csr_count count_now(const lifecycle *l)
 {
     csr_count c;
     l->v->count(&c, l->in);
@@ -133,7 +127,7 @@ static void check_query(const lifecycle *l, double got, double want, const char 
     if (got != want) {
         fprintf(stderr, "bench_csr: %s %s: query %.17g, reference %.17g\n", l->v->name, what,
                 got, want);
-        csr_die("a variant's index is wrong");
+        bench_die("a variant's index is wrong");
     }
 }
 
@@ -141,13 +135,13 @@ static void check_query(const lifecycle *l, double got, double want, const char 
 static void run_query(const lifecycle *l, csr_op op, const uint32_t *order, double want,
                       const csr_count *base)
 {
-    csr_count c0 = counted(l);
+    csr_count c0 = count_now(l);
     double t0 = bench_now_ms();
     int ok = 1;
     for (int k = 0; k < l->batch; ++k)
         ok &= l->v->query(inst(l, l->insts, k), l->in, order) == want;
     double ms = bench_now_ms() - t0;
-    csr_count c1 = counted(l);
+    csr_count c1 = count_now(l);
     if (!ok)
         check_query(l, l->v->query(l->insts, l->in, order), want, csr_op_name(op));
     record(l, op, ms, base, &c0, &c1);
@@ -173,12 +167,12 @@ static void run_lifecycle(const lifecycle *l)
         }
     }
 
-    csr_count base = counted(l);
+    csr_count base = count_now(l);
     double t0 = bench_now_ms();
     for (int k = 0; k < l->batch; ++k)
         v->build(inst(l, l->insts, k), l->in);
     double ms = bench_now_ms() - t0;
-    csr_count c = counted(l);
+    csr_count c = count_now(l);
     if (reports(v, OP_BUILD))
         record(l, OP_BUILD, ms, &base, &base, &c);
     if (l->first)
@@ -196,46 +190,46 @@ static void run_lifecycle(const lifecycle *l)
     if (reports(v, OP_REBUILD)) {
         /* Steady state: one untimed rebuild of this frame first, so the timed one, of the
          * next frame, meets memory a rebuild has already used. The counts cover both. */
-        csr_count c0 = counted(l);
+        csr_count c0 = count_now(l);
         for (int k = 0; k < l->batch; ++k)
             v->rebuild(inst(l, l->insts, k), l->in, l->in->regs);
         t0 = bench_now_ms();
         for (int k = 0; k < l->batch; ++k)
             v->rebuild(inst(l, l->insts, k), l->in, l->in->next);
         ms = bench_now_ms() - t0;
-        c = counted(l);
+        c = count_now(l);
         record(l, OP_REBUILD, ms, &base, &c0, &c);
         expect = l->ref->next;
         check_first(l, l->insts, expect, "rebuild");
     }
 
     if (reports(v, OP_SNAPSHOT)) {
-        csr_count s0 = counted(l);
+        csr_count s0 = count_now(l);
         if (v->snapshot_prepare)
             for (int k = 0; k < l->batch; ++k)
                 v->snapshot_prepare(inst(l, l->snaps, k), inst(l, l->insts, k), l->in);
-        csr_count s1 = counted(l);
+        csr_count s1 = count_now(l);
         t0 = bench_now_ms();
         for (int k = 0; k < l->batch; ++k)
             v->snapshot(inst(l, l->snaps, k), inst(l, l->insts, k), l->in);
         ms = bench_now_ms() - t0;
-        c = counted(l);
+        c = count_now(l);
         record(l, OP_SNAPSHOT, ms, &s0, &s1, &c);
         check_first(l, l->snaps, expect, "snapshot");
         for (int k = 0; k < l->batch; ++k)
             v->snapshot_free(inst(l, l->snaps, k), l->in);
     }
 
-    csr_count c0 = counted(l);
+    csr_count c0 = count_now(l);
     t0 = bench_now_ms();
     for (int k = 0; k < l->batch; ++k)
         v->teardown(inst(l, l->insts, k), l->in);
     ms = bench_now_ms() - t0;
-    c = counted(l);
+    c = count_now(l);
     if (reports(v, OP_TEARDOWN))
         record(l, OP_TEARDOWN, ms, &base, &c0, &c);
     if (c.heap_bytes != base.heap_bytes)
-        csr_die("a variant's teardown left heap blocks behind");
+        bench_die("a variant's teardown left heap blocks behind");
     for (int k = 0; k < l->batch; ++k) {
         if (v->after_teardown)
             v->after_teardown(inst(l, l->insts, k));
@@ -249,7 +243,7 @@ static void run_lifecycle(const lifecycle *l)
 void csr_run_config(csr_config *c)
 {
     if (c->runs > CSR_MAX_RUNS || c->n_variants > CSR_MAX_VARIANTS)
-        csr_die("too many runs or variants");
+        bench_die("too many runs or variants");
     c->n_items = 6 * c->n_rows;
     c->batch = c->n_items >= BATCH_ITEMS ? 1 : (int)(BATCH_ITEMS / c->n_items);
     memset(c->r, 0, sizeof c->r);

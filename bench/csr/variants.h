@@ -10,6 +10,7 @@
 #define BENCH_CSR_VARIANTS_H
 
 #include <dod/base.h>
+#include "bench.h"
 #include "regiments.h"
 
 #ifdef __cplusplus
@@ -73,9 +74,6 @@ extern const csr_variant csr_hack1, csr_hack2, csr_hack3; /* hacks.c */
 extern const csr_variant csr_dod, csr_memcpy;             /* dod_variants.c */
 extern const csr_variant csr_dod_auto, csr_dod_auto2;     /* dod_variants.c */
 const csr_variant *csr_naive(int fragmented);              /* naive.cpp */
-
-/* Report a failure the benchmark cannot continue from and exit(1). */
-void csr_die(const char *what);
 
 #ifdef __cplusplus
 }

@@ -8,12 +8,6 @@
 
 #define BENCH_MAX_RUNS 9
 
-/* Print a target's line, PASS when 0 <= r <= limit, and count it. */
-void bench_target(const char *what, double r, double limit);
-
-/* Report a failure the benchmark cannot continue from and exit(1). */
-void bench_die(const char *what);
-
 /* Every build strategy against hack 3 and the floor, over every key distribution at n_rows. */
 void builds_run(FILE *out, uint32_t n_rows, int runs, const dod_executor *exec2);
 
