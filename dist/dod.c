@@ -1454,11 +1454,11 @@ dod_status dod_csr_export_arrow(const dod_csr *csr, struct ArrowSchema *schema,
 /* Building the index: validation, the adaptive choice of strategy, the plain scatter (the
  * seed's hack 3: count, prefix sum, scatter) and the commit. The partitioned and parallel
  * strategies live in csr_partition.c and csr_parallel.c; see docs/build.md. */
-/* ---- src/csr_build_internal.h ---- */
+/* ---- src/csr_job.h ---- */
 /* The index build's machinery, shared by csr_build.c and the strategies it runs
  * (csr_partition.c, csr_parallel.c, csr_rowsort.c); not installed. See docs/build.md. */
-#ifndef DOD_CSR_BUILD_INTERNAL_H
-#define DOD_CSR_BUILD_INTERNAL_H
+#ifndef DOD_CSR_JOB_H
+#define DOD_CSR_JOB_H
 
 /* ---- src/exec_dispatch.h ---- */
 /* How every module runs work on a dod_executor: one validation rule, one way to count and
@@ -1579,8 +1579,8 @@ dod_status dod__csr_build_parallel(const dod__csr_job *job, uint32_t *max_value)
 void dod__csr_sort_rows(uint32_t *offsets, uint32_t *items, uint32_t n_rows, uint32_t n_items,
                         const dod_executor *exec);
 
-#endif /* DOD_CSR_BUILD_INTERNAL_H */
-/* ---- end of src/csr_build_internal.h ---- */
+#endif /* DOD_CSR_JOB_H */
+/* ---- end of src/csr_job.h ---- */
 
 
 /* The adaptive rule's thresholds, measured on the benchmark machine (docs/build.md): the plain
@@ -5679,7 +5679,7 @@ dod_status dod_table_sort_by(dod_table *t, uint32_t col, dod_table_cmp cmp, void
 
 /* ---- src/world.c ---- */
 /* The world: its desc checked and laid out, create, destroy and the small getters. */
-/* ---- src/world_internal.h ---- */
+/* ---- src/world_layout.h ---- */
 /* The world's private layout, shared by src/world*.c; not installed (docs/world.md draws it).
  *
  * Entity index: one uint64_t slot per handle index,
@@ -5690,8 +5690,8 @@ dod_status dod_table_sort_by(dod_table *t, uint32_t col, dod_table_cmp cmp, void
  * so a lookup is one load and a shift and mask, never a division. A fixed archetype has one
  * block and shift 32 (the location is the row). The parts a lookup reads (the world's head,
  * the archetypes' places) are declared in dod/world.h for its inline dod_world_get. */
-#ifndef DOD_WORLD_INTERNAL_H
-#define DOD_WORLD_INTERNAL_H
+#ifndef DOD_WORLD_LAYOUT_H
+#define DOD_WORLD_LAYOUT_H
 
 
 /* DOD__WORLD_GEN_BITS, DOD__WORLD_GEN_MASK and DOD__WORLD_LOC_SHIFT are in dod/world.h. */
@@ -5827,8 +5827,8 @@ void dod__world_discard_slots(const dod_world *w, uint64_t *fresh, uint32_t fres
 /* Free every block and the block list of a (the world is being destroyed). */
 void dod__world_free_blocks(dod_world *w, dod__world_arch *a);
 
-#endif /* DOD_WORLD_INTERNAL_H */
-/* ---- end of src/world_internal.h ---- */
+#endif /* DOD_WORLD_LAYOUT_H */
+/* ---- end of src/world_layout.h ---- */
 
 
 /* The one piece of process state in the world module: the number of worlds created so far,
@@ -5857,7 +5857,7 @@ static size_t block_bytes_for(const dod__world_arch *a, uint32_t rows, dod__worl
 }
 
 /* Rows of a chunked block: the most that fit, a multiple of 16 when that is 16 or more. */
-static uint32_t rows_per_block(const dod__world_arch *a, size_t block_bytes)
+static uint32_t rows_that_fit(const dod__world_arch *a, size_t block_bytes)
 {
     size_t row = sizeof(dod_entity);
     for (uint32_t k = 0; k < a->n_cols; ++k)
@@ -5898,7 +5898,7 @@ static dod_status layout_archetype(const dod_world_desc *d, const dod_archetype_
         return DOD_OK;
     }
     a->block_bytes = ad->block_bytes ? ad->block_bytes : DOD_WORLD_BLOCK_BYTES;
-    a->rows_per_block = rows_per_block(a, a->block_bytes);
+    a->rows_per_block = rows_that_fit(a, a->block_bytes);
     DOD__REFUSE_IF(a->rows_per_block == 0, DOD_E_INVALID); /* a row wider than a block */
     a->tail = a->rows_per_block;
     (void)block_bytes_for(a, a->rows_per_block, a->cols);

@@ -1,7 +1,7 @@
 /* Building the index: validation, the adaptive choice of strategy, the plain scatter (the
  * seed's hack 3: count, prefix sum, scatter) and the commit. The partitioned and parallel
  * strategies live in csr_partition.c and csr_parallel.c; see docs/build.md. */
-#include "csr_build_internal.h"
+#include "csr_job.h"
 #include "csr_storage.h"
 
 /* The adaptive rule's thresholds, measured on the benchmark machine (docs/build.md): the plain

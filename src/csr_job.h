@@ -1,7 +1,7 @@
 /* The index build's machinery, shared by csr_build.c and the strategies it runs
  * (csr_partition.c, csr_parallel.c, csr_rowsort.c); not installed. See docs/build.md. */
-#ifndef DOD_CSR_BUILD_INTERNAL_H
-#define DOD_CSR_BUILD_INTERNAL_H
+#ifndef DOD_CSR_JOB_H
+#define DOD_CSR_JOB_H
 
 #include <dod/csr_build.h>
 #include "exec_dispatch.h"
@@ -75,4 +75,4 @@ dod_status dod__csr_build_parallel(const dod__csr_job *job, uint32_t *max_value)
 void dod__csr_sort_rows(uint32_t *offsets, uint32_t *items, uint32_t n_rows, uint32_t n_items,
                         const dod_executor *exec);
 
-#endif /* DOD_CSR_BUILD_INTERNAL_H */
+#endif /* DOD_CSR_JOB_H */

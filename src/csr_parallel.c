@@ -10,7 +10,7 @@
  * part of the histograms or the output, so the bytes match the single-thread build for any
  * thread count and any execution order. Used where the plain scatter beats the partitioned
  * build (few rows, clustered keys) and an executor is given. */
-#include "csr_build_internal.h"
+#include "csr_job.h"
 
 #define CHUNKS_PER_THREAD 4u
 

@@ -19,7 +19,7 @@
  *
  * A chain holds its task's items in item order, and the finish reads the chains in task order,
  * so the result is stable and the same bytes for any number of threads and execution order. */
-#include "csr_build_internal.h"
+#include "csr_job.h"
 
 #if defined(__SSE2__) || defined(_M_X64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 2)
 #  include <emmintrin.h>

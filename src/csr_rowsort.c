@@ -1,7 +1,7 @@
 /* Sorting every row's items ascending (DOD_CSR_BUILD_SORT_ROWS): the canonical CSR form that
  * adjacency sets, scipy and Eigen expect. Rows are split over the executor by where they
  * start in the items, so each row is sorted by exactly one task. */
-#include "csr_build_internal.h"
+#include "csr_job.h"
 #include <stdlib.h>
 
 #define INSERTION_MAX 24u /* shorter rows: insertion sort beats qsort's call overhead */

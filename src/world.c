@@ -1,6 +1,6 @@
 /* The world: its desc checked and laid out, create, destroy and the small getters. */
 #include "atomic.h"
-#include "world_internal.h"
+#include "world_layout.h"
 
 /* The one piece of process state in the world module: the number of worlds created so far,
  * whose low 16 bits tag each world's handles (see docs/world.md, "Handles"). */
@@ -28,7 +28,7 @@ static size_t block_bytes_for(const dod__world_arch *a, uint32_t rows, dod__worl
 }
 
 /* Rows of a chunked block: the most that fit, a multiple of 16 when that is 16 or more. */
-static uint32_t rows_per_block(const dod__world_arch *a, size_t block_bytes)
+static uint32_t rows_that_fit(const dod__world_arch *a, size_t block_bytes)
 {
     size_t row = sizeof(dod_entity);
     for (uint32_t k = 0; k < a->n_cols; ++k)
@@ -69,7 +69,7 @@ static dod_status layout_archetype(const dod_world_desc *d, const dod_archetype_
         return DOD_OK;
     }
     a->block_bytes = ad->block_bytes ? ad->block_bytes : DOD_WORLD_BLOCK_BYTES;
-    a->rows_per_block = rows_per_block(a, a->block_bytes);
+    a->rows_per_block = rows_that_fit(a, a->block_bytes);
     DOD__REFUSE_IF(a->rows_per_block == 0, DOD_E_INVALID); /* a row wider than a block */
     a->tail = a->rows_per_block;
     (void)block_bytes_for(a, a->rows_per_block, a->cols);

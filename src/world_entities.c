@@ -1,6 +1,6 @@
 /* The world's entities: the slot map behind the handles, spawn, spawn_n, despawn, move and
  * the lookups by handle. */
-#include "world_internal.h"
+#include "world_layout.h"
 
 /* A slot for a new entity: the most recently freed one, else a new one (room is reserved). */
 static uint32_t take_slot(dod_world *w, uint32_t *gen)

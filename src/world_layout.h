@@ -8,8 +8,8 @@
  * so a lookup is one load and a shift and mask, never a division. A fixed archetype has one
  * block and shift 32 (the location is the row). The parts a lookup reads (the world's head,
  * the archetypes' places) are declared in dod/world.h for its inline dod_world_get. */
-#ifndef DOD_WORLD_INTERNAL_H
-#define DOD_WORLD_INTERNAL_H
+#ifndef DOD_WORLD_LAYOUT_H
+#define DOD_WORLD_LAYOUT_H
 
 #include <dod/world.h>
 #include "internal.h"
@@ -147,4 +147,4 @@ void dod__world_discard_slots(const dod_world *w, uint64_t *fresh, uint32_t fres
 /* Free every block and the block list of a (the world is being destroyed). */
 void dod__world_free_blocks(dod_world *w, dod__world_arch *a);
 
-#endif /* DOD_WORLD_INTERNAL_H */
+#endif /* DOD_WORLD_LAYOUT_H */

@@ -1,6 +1,6 @@
 /* The world's queries and iteration: archetypes matched once by bitset, then walked block by
  * block; and the direct block access the typed layer uses. */
-#include "world_internal.h"
+#include "world_layout.h"
 
 static dod_status add_bits(const dod_world *w, const uint32_t *ids, uint32_t n, uint64_t *bits)
 {

@@ -1,6 +1,6 @@
 /* The world's memory: archetype blocks (reserved before a change, trimmed after one) and the
  * entity index's growth. */
-#include "world_internal.h"
+#include "world_layout.h"
 
 /* The block list entries a needs for `blocks` blocks, after doubling (from 8). */
 static uint32_t grown_list(const dod__world_arch *a, uint32_t blocks)
