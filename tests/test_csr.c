@@ -118,6 +118,18 @@ static void test_errors_leave_index_unchanged(void)
     CHECK_STATUS(dod_csr_build(&idx, 3, last_bad, 4, 6), DOD_E_RANGE);
     CHECK(csr_snap_unchanged(&idx, &s));
 
+    /* A bad key at every place in 1 - 9 items: either key of a pair the count pass reads
+     * together, or the odd one at the end. */
+    for (uint32_t n = 1; n <= 9; ++n) {
+        for (uint32_t at = 0; at < n; ++at) {
+            uint32_t one_bad[9] = { 0 };
+            one_bad[at] = 3;
+            s = csr_snap_take(&idx);
+            CHECK_STATUS(dod_csr_build(&idx, 3, one_bad, 4, n), DOD_E_RANGE);
+            CHECK(csr_snap_unchanged(&idx, &s));
+        }
+    }
+
     s = csr_snap_take(&idx); /* a bad key in a build that needs new, bigger blocks */
     uint32_t big_bad[64];
     for (int i = 0; i < 64; ++i)
