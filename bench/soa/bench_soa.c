@@ -120,10 +120,8 @@ static volatile float black_box_dt = 0.01f;
 
 static void *must(void *p)
 {
-    if (!p) {
-        fprintf(stderr, "bench_soa: out of memory\n");
-        exit(1);
-    }
+    if (!p)
+        bench_die("bench_soa: out of memory");
     return p;
 }
 

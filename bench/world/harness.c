@@ -80,10 +80,8 @@ void *wb_alloc(size_t bytes)
 {
     dod_allocator heap = dod_heap_allocator();
     void *p = heap.alloc(heap.ctx, bytes ? bytes : 1, DOD_ALIGN);
-    if (!p) {
-        fprintf(stderr, "bench_world: out of memory\n");
-        exit(1);
-    }
+    if (!p)
+        bench_die("bench_world: out of memory");
     return p;
 }
 
