@@ -35,7 +35,6 @@ static void reset_storage(dod_table *t)
     t->tag = next_tag() & ((1u << DOD__TABLE_TAG_BITS) - 1);
 }
 
-
 dod_status dod_table_init(dod_table *t, const dod_table_column_desc *cols, uint32_t n_cols,
                           const dod_allocator *alloc)
 {
