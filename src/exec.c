@@ -112,6 +112,32 @@ static void shut_down(dod_threadpool *p, uint32_t started)
     dod__mutex_destroy(&p->lock);
 }
 
+/* The pool's mutexes and conditions. On a failure the ones already made are destroyed again,
+ * and the step that failed is named; NULL when all are made. */
+static const char *init_sync(dod_threadpool *p)
+{
+    const char *failed = "initialising the lock failed";
+    if (dod__mutex_init(&p->lock) != 0)
+        return failed;
+    failed = "initialising run_lock failed";
+    if (dod__mutex_init(&p->run_lock) != 0)
+        goto undo_lock;
+    failed = "initialising the wake condition failed";
+    if (dod__cond_init(&p->wake) != 0)
+        goto undo_run_lock;
+    failed = "initialising the idle condition failed";
+    if (dod__cond_init(&p->idle) != 0)
+        goto undo_wake;
+    return NULL;
+undo_wake:
+    dod__cond_destroy(&p->wake);
+undo_run_lock:
+    dod__mutex_destroy(&p->run_lock);
+undo_lock:
+    dod__mutex_destroy(&p->lock);
+    return failed;
+}
+
 dod_status dod_threadpool_create(dod_threadpool **pool, uint32_t n_threads,
                                  const dod_allocator *alloc)
 {
@@ -129,27 +155,10 @@ dod_status dod_threadpool_create(dod_threadpool **pool, uint32_t n_threads,
     p->bytes = bytes;
     p->n_threads = n_threads;
     p->workers = (dod__thread *)(void *)((unsigned char *)p + head);
-    if (dod__mutex_init(&p->lock) != 0) {
+    const char *failed = init_sync(p);
+    if (failed) {
         dod__free(&a, p, bytes);
-        return DOD__FAIL(DOD_E_SYSTEM, "initialising the lock failed");
-    }
-    if (dod__mutex_init(&p->run_lock) != 0) {
-        dod__mutex_destroy(&p->lock);
-        dod__free(&a, p, bytes);
-        return DOD__FAIL(DOD_E_SYSTEM, "initialising run_lock failed");
-    }
-    if (dod__cond_init(&p->wake) != 0) {
-        dod__mutex_destroy(&p->run_lock);
-        dod__mutex_destroy(&p->lock);
-        dod__free(&a, p, bytes);
-        return DOD__FAIL(DOD_E_SYSTEM, "initialising the wake condition failed");
-    }
-    if (dod__cond_init(&p->idle) != 0) {
-        dod__cond_destroy(&p->wake);
-        dod__mutex_destroy(&p->run_lock);
-        dod__mutex_destroy(&p->lock);
-        dod__free(&a, p, bytes);
-        return DOD__FAIL(DOD_E_SYSTEM, "initialising the idle condition failed");
+        return DOD__FAIL(DOD_E_SYSTEM, failed);
     }
     for (uint32_t i = 0; i + 1 < n_threads; ++i) {
         if (START_THREAD(&p->workers[i], worker_main, p) != 0) {
