@@ -205,8 +205,11 @@ static void test_spawn_get(void)
     CHECK(dod_world_get(w, e[0], 255) == NULL);
     CHECK(dod_world_get(w, e[0], UINT32_MAX) == NULL);
     CHECK_EQ(dod_world_count(w, 3), 0);
+    uint64_t before = world_snap(w);
+    dod_entity kept = e[0];
     CHECK_STATUS(dod_world_spawn(w, 3, &e[0]), DOD_E_RANGE);
     CHECK_STATUS(dod_world_spawn_n(w, 3, 2, NULL), DOD_E_RANGE);
+    CHECK(world_snap(w) == before && e[0].bits == kept.bits);
     CHECK_EQ(dod_world_archetype_of(w, e[0]), 0);
     /* a pointer stays valid while the archetype grows: rows never move */
     float *pos = (float *)dod_world_get(w, e[0], C_POS);
@@ -235,6 +238,7 @@ static void test_handles(void)
     CHECK_EQ((x.bits & 0xFFFFFFFFFFFFull), (a.bits & 0xFFFFFFFFFFFFull));
     CHECK_EQ((x.bits >> 48), ((a.bits >> 48) + 1) & 0xFFFF);
     /* another world's handle with the same index and generation */
+    uint64_t before = world_snap(w), other_before = world_snap(other);
     CHECK(!dod_world_alive(w, x));
     CHECK(!dod_world_alive(other, a));
     CHECK(dod_world_get(other, a, C_POS) == NULL);
@@ -246,10 +250,12 @@ static void test_handles(void)
     CHECK(!dod_world_alive(w, null));
     CHECK_STATUS(dod_world_despawn(w, null), DOD_E_NOT_FOUND);
     CHECK_STATUS(dod_world_move(w, null, 1), DOD_E_NOT_FOUND);
+    CHECK(world_snap(w) == before && world_snap(other) == other_before);
     /* stale: despawned, and the slot reused (same index, next generation) */
-    uint64_t before = world_snap(w);
     CHECK_OK(dod_world_despawn(w, a));
+    before = world_snap(w);
     CHECK_STATUS(dod_world_despawn(w, a), DOD_E_NOT_FOUND);
+    CHECK(world_snap(w) == before);
     CHECK_OK(dod_world_spawn(w, 1, &c));
     CHECK_EQ((uint32_t)c.bits, 0);
     CHECK_EQ((c.bits >> 32) & 0xFFFF, 3);
@@ -257,6 +263,7 @@ static void test_handles(void)
     CHECK(!dod_world_alive(w, a) && dod_world_get(w, a, C_POS) == NULL);
     CHECK_STATUS(dod_world_despawn(w, a), DOD_E_NOT_FOUND);
     CHECK_STATUS(dod_world_move(w, a, 0), DOD_E_NOT_FOUND);
+    CHECK(world_snap(w) == before);
     /* forged: the free slot's own (even) generation, a wrong odd one, an index past the
      * slots, every bit set */
     CHECK_OK(dod_world_despawn(w, b));
@@ -322,6 +329,7 @@ static void test_fixed(void)
         CHECK_STATUS(dod_world_spawn(w, 0, &x), DOD_E_FULL);
         CHECK(world_snap(w) == before);
         CHECK_STATUS(dod_world_spawn_n(w, 0, 1, &x), DOD_E_FULL);
+        CHECK(world_snap(w) == before);
         CHECK_OK(dod_world_spawn_n(w, 1, 30, NULL));
         uint64_t full = world_snap(w);
         CHECK_STATUS(dod_world_move(w, e[7], 1), DOD_E_FULL);
@@ -450,8 +458,10 @@ static void test_chunked(void)
     CHECK(world_snap(w) == before);
     CHECK_EQ(dod_world_count(w, 2), 3 * rpb);
     /* a cap below one block admits no rows */
+    before = world_snap(w);
     CHECK_STATUS(dod_world_spawn(w, 3, &x), DOD_E_FULL);
     CHECK_STATUS(dod_world_spawn_n(w, 3, 1, NULL), DOD_E_FULL);
+    CHECK(world_snap(w) == before);
     CHECK_OK(dod_world_spawn_n(w, 3, 0, NULL));
     free(e);
     dod_world_destroy(w);

@@ -69,15 +69,21 @@ static void test_move(void)
     /* to where it is: a no-op */
     CHECK_OK(dod_world_move(w, e[3], 0));
     CHECK_EQ(dod_world_count(w, 0), 50);
-    /* errors */
+    /* errors: each leaves the world as it was */
+    uint64_t before = world_snap(w);
     CHECK_STATUS(dod_world_move(w, e[3], 4), DOD_E_RANGE);
     CHECK_STATUS(dod_world_move(w, e[3], UINT32_MAX), DOD_E_RANGE);
+    CHECK(world_snap(w) == before);
     CHECK_OK(dod_world_move(w, e[0], 3));
     CHECK_OK(dod_world_move(w, e[1], 3));
+    before = world_snap(w);
     CHECK_STATUS(dod_world_move(w, e[2], 3), DOD_E_FULL);
+    CHECK(world_snap(w) == before);
     CHECK_EQ(dod_world_archetype_of(w, e[2]), 0);
     CHECK_OK(dod_world_despawn(w, e[2]));
+    before = world_snap(w);
     CHECK_STATUS(dod_world_move(w, e[2], 1), DOD_E_NOT_FOUND);
+    CHECK(world_snap(w) == before);
     /* every entity, through all the moves, still holds its own values */
     for (int i = 0; i < 50; ++i)
         if (i != 2 && i != 3)
