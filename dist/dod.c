@@ -5824,6 +5824,15 @@ static inline dod_entity *dod__world_ids(unsigned char *block)
     return (dod_entity *)(void *)block;
 }
 
+/* Iteration (world_query.c). */
+
+/* Put *it on rows first_row .. first_row + n - 1 of block `block` of `archetype` (all in
+ * range, n > 0), as one step of dod_world_next would put it on a whole block: n, archetype,
+ * entities and dod_world_field then cover those rows only. dod_world_next on it ends the
+ * iteration. For a system's task, which covers part of a block. */
+void dod__world_iter_rows(dod_world_iter *it, const dod_world *w, uint32_t archetype,
+                          uint32_t block, uint32_t first_row, uint32_t n);
+
 /* Storage (world_storage.c). */
 
 /* Make room for n more rows at the end of a: the spare block, then new blocks (and a longer
@@ -6412,17 +6421,35 @@ static void prefetch_next(const dod__world_arch *a, uint32_t b)
     }
 }
 
-/* Put the iterator on block b of archetype i (b < its used blocks). */
-static void enter(dod_world_iter *it, uint32_t i, uint32_t b)
+/* Put the iterator on rows first_row .. first_row + n - 1 of block b of archetype i. */
+static void enter_rows(dod_world_iter *it, uint32_t i, uint32_t b, uint32_t first_row, uint32_t n)
 {
     const dod__world_arch *a = &it->world->arch[i];
     it->archetype = i;
     it->block = b;
+    it->first_row = first_row;
     it->base = a->place->blocks[b];
     it->fields = a->place->fields;
-    it->n = dod__world_block_rows(a, b);
-    it->entities = dod__world_ids(it->base);
+    it->n = n;
+    it->entities = dod__world_ids(it->base) + first_row;
+}
+
+/* Put the iterator on the whole of block b of archetype i (b < its used blocks). */
+static void enter(dod_world_iter *it, uint32_t i, uint32_t b)
+{
+    const dod__world_arch *a = &it->world->arch[i];
+    enter_rows(it, i, b, 0, dod__world_block_rows(a, b));
     prefetch_next(a, b);
+}
+
+void dod__world_iter_rows(dod_world_iter *it, const dod_world *w, uint32_t archetype,
+                          uint32_t block, uint32_t first_row, uint32_t n)
+{
+    memset(it, 0, sizeof *it);
+    it->world = w;
+    it->n_components = w->head.n_components;
+    enter_rows(it, archetype, block, first_row, n);
+    it->world = NULL; /* dod_world_next ends here */
 }
 
 int dod_world_next(dod_world_iter *it)

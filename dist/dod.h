@@ -1740,6 +1740,8 @@ typedef struct dod_world_iter {
     const struct dod__world_field *fields; /* the current archetype's field table */
     uint32_t n_components;       /* of the world: the field table's length */
     uint32_t block;              /* the current block's number in its archetype */
+    uint32_t first_row;          /* of the block: n rows from here on (a system's task may
+                                    cover part of a block) */
     uint64_t matched[DOD_WORLD_MAX_ARCHETYPES / 64]; /* the query's archetypes */
 } dod_world_iter;
 
@@ -1839,8 +1841,8 @@ static inline void *dod__world_field_at(const dod_world_iter *it, uint32_t compo
 {
     if (!it || !it->base || component >= it->n_components)
         return NULL;
-    size_t offset = it->fields[component].offset;
-    return offset ? it->base + offset : NULL;
+    const dod__world_field *f = &it->fields[component];
+    return f->offset ? it->base + f->offset + (size_t)it->first_row * f->size : NULL;
 }
 
 #define dod_world_field(it, component) dod__world_field_at((it), (component))

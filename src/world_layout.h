@@ -125,6 +125,15 @@ static inline dod_entity *dod__world_ids(unsigned char *block)
     return (dod_entity *)(void *)block;
 }
 
+/* Iteration (world_query.c). */
+
+/* Put *it on rows first_row .. first_row + n - 1 of block `block` of `archetype` (all in
+ * range, n > 0), as one step of dod_world_next would put it on a whole block: n, archetype,
+ * entities and dod_world_field then cover those rows only. dod_world_next on it ends the
+ * iteration. For a system's task, which covers part of a block. */
+void dod__world_iter_rows(dod_world_iter *it, const dod_world *w, uint32_t archetype,
+                          uint32_t block, uint32_t first_row, uint32_t n);
+
 /* Storage (world_storage.c). */
 
 /* Make room for n more rows at the end of a: the spare block, then new blocks (and a longer
