@@ -39,7 +39,8 @@ columns (aligned tables, lists, examples) become preformatted blocks, and a line
 The typed layers (DOD_WORLD, DOD_TABLE_TYPED, DOD_AOSOA: GENERATORS below) also show what they
 generate. The example declaration is the one in the header's opening comment (the indented
 lines from the first `typedef` / `#define` up to the macro's call; annotation lines starting
-with "(" are dropped), so the page follows the header when the example changes. The C
+with "(" are dropped), so the page follows the header when the example changes (a new
+code-generating macro is added to GENERATORS, with an example in its header). The C
 preprocessor expands it (`CC -E -P`, CC from --cc, else $CC, else cc: gcc or clang), and the
 page lists the declarations found in the expansion: structs with one member a line and
 functions as signatures, printed from the tokens by this script, not as the compiler spaced
