@@ -72,8 +72,8 @@ GENERATORS = ("DOD_WORLD", "DOD_TABLE_TYPED", "DOD_AOSOA")
 PRIVATE_MARKER = re.compile(r"^\s*/\*\s*(all fields private|private( fields follow)?)\s*\*/\s*$")
 # Comment lines that start a paragraph of their own, their first word in bold.
 LEAD_WORDS = ("Errors", "Thread safety")
-TOKEN = re.compile(r"""\s+|/\*.*?\*/|//[^\n]*|"(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*'|\w+|::|->|\.\.\.|##|\S""",
-                   re.S)
+TOKEN = re.compile(r"""\s+|/\*.*?\*/|//[^\n]*|"(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*'"""
+                   r"""|\w+|::|->|\.\.\.|##|\S""", re.S)
 DIRECTIVE = re.compile(r"^\s*#\s*(\w+)\s*(.*)$", re.S)
 DEFINE = re.compile(r"^\s*#\s*define\s+(\w+)(\([^)]*\))?")
 
@@ -276,7 +276,7 @@ def join(toks):
         prev = toks[k - 1] if k else None
         if prev is None:
             space = False
-        elif t in (",", ";", ")", "]", "[") or prev in ("(", "[", "*", ".", "->") or t in (".", "->"):
+        elif t in (",", ";", ")", "[", "]", ".", "->") or prev in ("(", "[", "*", ".", "->"):
             space = False
         elif t == "(":
             space = toks[k + 1:k + 2] == ["*"] and prev != "("  # `void (*hook)(...)`
