@@ -37,17 +37,30 @@
 #include <string.h>
 
 /* Every refusal returns through these, so the error hook (dod_set_error_hook) can say which
- * check failed. DOD__FAIL(status, "what") returns the status from an expression;
- * DOD__REFUSE_IF(cond, status) returns it when cond holds, naming cond. In a release build
- * (DOD_DEBUG 0) both are the bare status. */
+ * check of which call failed. DOD__FAIL(status, "what") returns the status from an expression;
+ * DOD__REFUSE_IF(cond, status) returns it when cond holds, naming cond. Both name the function
+ * they are written in (__func__): the public call, when the check sits in it. A static helper
+ * that checks the arguments of one public call names that call instead, with
+ * DOD__FAIL_IN("dod_x_y", status, "what") and DOD__REFUSE_IF_IN("dod_x_y", cond, status).
+ * In a release build (DOD_DEBUG 0) all four are the bare status. */
 #if DOD_DEBUG
-void dod__refused(dod_status status, const char *file, int line, const char *condition);
+void dod__refused(dod_status status, const char *file, int line, const char *call,
+                  const char *condition);
 /* The status is the expression's value itself (not the hook's return), so static analysers
  * and the optimiser see which status a path returns. `status` is always a constant. */
-#  define DOD__FAIL(status, what) (dod__refused((status), __FILE__, __LINE__, (what)), (status))
+#  define DOD__FAIL_IN(call, status, what)                                                     \
+      (dod__refused((status), __FILE__, __LINE__, (call), (what)), (status))
 #else
-#  define DOD__FAIL(status, what) (status)
+#  define DOD__FAIL_IN(call, status, what) (status)
 #endif
+#define DOD__FAIL(status, what) DOD__FAIL_IN(__func__, status, what)
+/* cond is stringified here, where it is still the text the source wrote (an argument passed on
+ * to another macro would be expanded first). */
+#define DOD__REFUSE_IF_IN(call, cond, status)                                                  \
+    do {                                                                                       \
+        if (cond)                                                                              \
+            return DOD__FAIL_IN(call, (status), #cond);                                        \
+    } while (0)
 #define DOD__REFUSE_IF(cond, status)                                                           \
     do {                                                                                       \
         if (cond)                                                                              \
@@ -362,6 +375,7 @@ dod_allocator dod_arena_allocator(dod_arena *arena)
 #if !defined(_WIN32) && !defined(_POSIX_C_SOURCE)
 #  define _POSIX_C_SOURCE 200112L /* posix_memalign */
 #endif
+#include <stdio.h>
 #include <stdlib.h>
 #ifdef _WIN32
 #  include <malloc.h>
@@ -382,6 +396,7 @@ const char *dod_status_str(dod_status status)
     case DOD_E_STATE: return "invalid state";
     case DOD_E_SYSTEM: return "system call failed";
     case DOD_E_FULL: return "capacity reached";
+    case DOD_E_UNDECLARED: return "no single declared archetype has that component set";
     case DOD_STATUS_COUNT: break;
     }
     return "unknown status";
@@ -399,10 +414,15 @@ void dod_set_error_hook(dod_error_hook hook, void *ctx)
 }
 
 #if DOD_DEBUG
-void dod__refused(dod_status status, const char *file, int line, const char *condition)
+/* The hook's text is "call: condition"; a longer one is cut at the buffer's end. */
+void dod__refused(dod_status status, const char *file, int line, const char *call,
+                  const char *condition)
 {
-    if (error_hook.hook)
-        error_hook.hook(error_hook.ctx, status, file, line, condition);
+    if (!error_hook.hook)
+        return;
+    char text[256];
+    snprintf(text, sizeof text, "%s: %s", call, condition);
+    error_hook.hook(error_hook.ctx, status, file, line, text);
 }
 #endif
 
@@ -1733,18 +1753,20 @@ static uint32_t blocks_for(const dod_executor *exec, uint32_t n_items)
     return b ? b : 1;
 }
 
+/* Its refusals name the call that took the desc. */
+#define DESC_CALL "dod_csr_build_desc"
 static dod_status check_desc(const dod_csr *csr, const dod_csr_desc *d)
 {
-    DOD__REFUSE_IF(!csr, DOD_E_INVALID);
-    DOD__REFUSE_IF(!d, DOD_E_INVALID);
-    DOD__REFUSE_IF(!d->keys && d->n_items > 0, DOD_E_INVALID);
-    DOD__REFUSE_IF(d->key_stride && d->key_stride < 4, DOD_E_INVALID);
-    DOD__REFUSE_IF(d->value_stride && d->value_stride < 4, DOD_E_INVALID);
-    DOD__REFUSE_IF((d->flags & ~DOD_CSR_BUILD_SORT_ROWS) != 0, DOD_E_INVALID);
-    DOD__REFUSE_IF((unsigned)d->strategy > DOD_CSR_BUILD_PARTITIONED, DOD_E_INVALID);
-    DOD__REFUSE_IF(!dod__exec_usable(d->exec), DOD_E_INVALID);
-    DOD__REFUSE_IF(d->n_rows == UINT32_MAX, DOD_E_OVERFLOW);
-    DOD__REFUSE_IF(d->n_rows == 0 && d->n_items > 0, DOD_E_RANGE);
+    DOD__REFUSE_IF_IN(DESC_CALL, !csr, DOD_E_INVALID);
+    DOD__REFUSE_IF_IN(DESC_CALL, !d, DOD_E_INVALID);
+    DOD__REFUSE_IF_IN(DESC_CALL, !d->keys && d->n_items > 0, DOD_E_INVALID);
+    DOD__REFUSE_IF_IN(DESC_CALL, d->key_stride && d->key_stride < 4, DOD_E_INVALID);
+    DOD__REFUSE_IF_IN(DESC_CALL, d->value_stride && d->value_stride < 4, DOD_E_INVALID);
+    DOD__REFUSE_IF_IN(DESC_CALL, (d->flags & ~DOD_CSR_BUILD_SORT_ROWS) != 0, DOD_E_INVALID);
+    DOD__REFUSE_IF_IN(DESC_CALL, (unsigned)d->strategy > DOD_CSR_BUILD_PARTITIONED, DOD_E_INVALID);
+    DOD__REFUSE_IF_IN(DESC_CALL, !dod__exec_usable(d->exec), DOD_E_INVALID);
+    DOD__REFUSE_IF_IN(DESC_CALL, d->n_rows == UINT32_MAX, DOD_E_OVERFLOW);
+    DOD__REFUSE_IF_IN(DESC_CALL, d->n_rows == 0 && d->n_items > 0, DOD_E_RANGE);
     return DOD_OK;
 }
 
@@ -1846,6 +1868,7 @@ dod_status dod_csr_build(dod_csr *csr, uint32_t n_rows, const void *keys, size_t
 #undef FAR_MAX
 #undef FAR_MAX_IN_L2
 #undef PARALLEL_MIN_ITEMS
+#undef DESC_CALL
 /* ---- end of src/csr_build.c ---- */
 
 /* ---- src/csr_format.c ---- */
@@ -6185,15 +6208,12 @@ static inline dod_status make_room(dod_world *w, dod__world_arch *a, uint32_t n_
     return make_room_slow(w, a, n_slots, n_rows);
 }
 
-/* Append a row to `archetype` for a new entity, its components not written yet: checks the
- * call, makes room, takes a slot, stores the handle in *out and in the id column, and gives
- * the row's block and row. */
+/* Append a row to `archetype` (checked by the caller, so its refusals name the public call)
+ * for a new entity, its components not written yet: makes room, takes a slot, stores the
+ * handle in the id column and in *out (when not NULL), and gives the row's block and row. */
 static inline dod_status spawn_row(dod_world *w, uint32_t archetype, dod_entity *out,
                                    unsigned char **block, uint32_t *row)
 {
-    DOD__REFUSE_IF(!w, DOD_E_INVALID);
-    DOD__REFUSE_IF(!out, DOD_E_INVALID);
-    DOD__REFUSE_IF(archetype >= w->n_archetypes, DOD_E_RANGE);
     dod__world_arch *a = &w->arch[archetype];
     dod_status st = make_room(w, a, 1, 1);
     if (st != DOD_OK)
@@ -6204,12 +6224,15 @@ static inline dod_status spawn_row(dod_world *w, uint32_t archetype, dod_entity 
     dod_entity e = dod__world_handle(w, index, gen);
     dod__world_ids(*block)[*row] = e;
     w->head.slots[index] = dod__world_slot_make(gen, archetype, loc);
-    *out = e;
+    if (out)
+        *out = e;
     return DOD_OK;
 }
 
 dod_status dod_world_spawn(dod_world *w, uint32_t archetype, dod_entity *out)
 {
+    DOD__REFUSE_IF(!w, DOD_E_INVALID);
+    DOD__REFUSE_IF(archetype >= w->n_archetypes, DOD_E_RANGE);
     unsigned char *block;
     uint32_t row;
     dod_status st = spawn_row(w, archetype, out, &block, &row);
@@ -6224,6 +6247,8 @@ dod_status dod_world_spawn(dod_world *w, uint32_t archetype, dod_entity *out)
 dod_status dod__world_spawn_row(dod_world *w, uint32_t archetype, dod_entity *out,
                                 unsigned char **block, uint32_t *row)
 {
+    DOD__REFUSE_IF(!w, DOD_E_INVALID);
+    DOD__REFUSE_IF(archetype >= w->n_archetypes, DOD_E_RANGE);
     return spawn_row(w, archetype, out, block, row);
 }
 
@@ -6287,7 +6312,8 @@ dod_status dod_world_despawn(dod_world *w, dod_entity e)
 {
     DOD__REFUSE_IF(!w, DOD_E_INVALID);
     const uint64_t *s = dod__world_resolve(w, e);
-    DOD__REFUSE_IF(!s, DOD_E_NOT_FOUND);
+    if (!s)
+        return DOD__FAIL(DOD_E_NOT_FOUND, "e is not alive in w");
     dod__world_arch *a = &w->arch[dod__world_slot_arch(*s)];
     uint64_t loc = dod__world_slot_loc(*s);
     uint32_t row;
@@ -6302,7 +6328,8 @@ dod_status dod_world_move(dod_world *w, dod_entity e, uint32_t archetype)
     DOD__REFUSE_IF(!w, DOD_E_INVALID);
     DOD__REFUSE_IF(archetype >= w->n_archetypes, DOD_E_RANGE);
     const uint64_t *s = dod__world_resolve(w, e);
-    DOD__REFUSE_IF(!s, DOD_E_NOT_FOUND);
+    if (!s)
+        return DOD__FAIL(DOD_E_NOT_FOUND, "e is not alive in w");
     uint32_t from = dod__world_slot_arch(*s);
     if (from == archetype)
         return DOD_OK;
@@ -6359,7 +6386,7 @@ uint32_t dod_world_archetype_of(const dod_world *w, dod_entity e)
 static dod_status add_bits(const dod_world *w, const uint32_t *ids, uint32_t n, uint64_t *bits)
 {
     for (uint32_t i = 0; i < n; ++i) {
-        DOD__REFUSE_IF(ids[i] >= w->head.n_components, DOD_E_RANGE);
+        DOD__REFUSE_IF_IN("dod_query_init", ids[i] >= w->head.n_components, DOD_E_RANGE);
         bits[ids[i] / 64] |= 1ull << (ids[i] % 64);
     }
     return DOD_OK;

@@ -115,15 +115,12 @@ static inline dod_status make_room(dod_world *w, dod__world_arch *a, uint32_t n_
     return make_room_slow(w, a, n_slots, n_rows);
 }
 
-/* Append a row to `archetype` for a new entity, its components not written yet: checks the
- * call, makes room, takes a slot, stores the handle in *out and in the id column, and gives
- * the row's block and row. */
+/* Append a row to `archetype` (checked by the caller, so its refusals name the public call)
+ * for a new entity, its components not written yet: makes room, takes a slot, stores the
+ * handle in the id column and in *out (when not NULL), and gives the row's block and row. */
 static inline dod_status spawn_row(dod_world *w, uint32_t archetype, dod_entity *out,
                                    unsigned char **block, uint32_t *row)
 {
-    DOD__REFUSE_IF(!w, DOD_E_INVALID);
-    DOD__REFUSE_IF(!out, DOD_E_INVALID);
-    DOD__REFUSE_IF(archetype >= w->n_archetypes, DOD_E_RANGE);
     dod__world_arch *a = &w->arch[archetype];
     dod_status st = make_room(w, a, 1, 1);
     if (st != DOD_OK)
@@ -134,12 +131,15 @@ static inline dod_status spawn_row(dod_world *w, uint32_t archetype, dod_entity 
     dod_entity e = dod__world_handle(w, index, gen);
     dod__world_ids(*block)[*row] = e;
     w->head.slots[index] = dod__world_slot_make(gen, archetype, loc);
-    *out = e;
+    if (out)
+        *out = e;
     return DOD_OK;
 }
 
 dod_status dod_world_spawn(dod_world *w, uint32_t archetype, dod_entity *out)
 {
+    DOD__REFUSE_IF(!w, DOD_E_INVALID);
+    DOD__REFUSE_IF(archetype >= w->n_archetypes, DOD_E_RANGE);
     unsigned char *block;
     uint32_t row;
     dod_status st = spawn_row(w, archetype, out, &block, &row);
@@ -154,6 +154,8 @@ dod_status dod_world_spawn(dod_world *w, uint32_t archetype, dod_entity *out)
 dod_status dod__world_spawn_row(dod_world *w, uint32_t archetype, dod_entity *out,
                                 unsigned char **block, uint32_t *row)
 {
+    DOD__REFUSE_IF(!w, DOD_E_INVALID);
+    DOD__REFUSE_IF(archetype >= w->n_archetypes, DOD_E_RANGE);
     return spawn_row(w, archetype, out, block, row);
 }
 
@@ -217,7 +219,8 @@ dod_status dod_world_despawn(dod_world *w, dod_entity e)
 {
     DOD__REFUSE_IF(!w, DOD_E_INVALID);
     const uint64_t *s = dod__world_resolve(w, e);
-    DOD__REFUSE_IF(!s, DOD_E_NOT_FOUND);
+    if (!s)
+        return DOD__FAIL(DOD_E_NOT_FOUND, "e is not alive in w");
     dod__world_arch *a = &w->arch[dod__world_slot_arch(*s)];
     uint64_t loc = dod__world_slot_loc(*s);
     uint32_t row;
@@ -232,7 +235,8 @@ dod_status dod_world_move(dod_world *w, dod_entity e, uint32_t archetype)
     DOD__REFUSE_IF(!w, DOD_E_INVALID);
     DOD__REFUSE_IF(archetype >= w->n_archetypes, DOD_E_RANGE);
     const uint64_t *s = dod__world_resolve(w, e);
-    DOD__REFUSE_IF(!s, DOD_E_NOT_FOUND);
+    if (!s)
+        return DOD__FAIL(DOD_E_NOT_FOUND, "e is not alive in w");
     uint32_t from = dod__world_slot_arch(*s);
     if (from == archetype)
         return DOD_OK;

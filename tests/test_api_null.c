@@ -164,7 +164,6 @@ static int cmp_u32(const void *a, const void *b, void *ctx)
     S(dod_world_create(&world, NULL), DOD_E_INVALID)                                           \
     V(dod_world_destroy(NULL))                                                                 \
     S(dod_world_spawn(NULL, 0, &entity), DOD_E_INVALID)                                        \
-    S(dod_world_spawn(world, 0, NULL), DOD_E_INVALID)                                          \
     S(dod_world_spawn_n(NULL, 0, 1, NULL), DOD_E_INVALID)                                      \
     S(dod__world_spawn_row(NULL, 0, &entity, &block, &row), DOD_E_INVALID)                     \
     S(dod_world_despawn(NULL, entity), DOD_E_INVALID)                                          \

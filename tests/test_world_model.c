@@ -193,21 +193,44 @@ static void random_bytes(test_rng *rng, unsigned char *p, size_t n)
         p[i] = (unsigned char)test_rng_next(rng);
 }
 
+/* The handles of the last n rows of an archetype, in row order: what a spawn without out
+ * made. */
+static void last_rows_ids(const dod_world *w, uint32_t arch, uint32_t n, dod_entity *ids)
+{
+    uint32_t total = dod_world_count(w, arch), b = 0, seen = 0;
+    void *cols[1 + 8];
+    for (uint32_t rows; (rows = dod_world_block(w, arch, b, cols)) > 0; ++b)
+        for (uint32_t r = 0; r < rows; ++r, ++seen)
+            if (seen >= total - n)
+                ids[seen - (total - n)] = ((const dod_entity *)cols[0])[r];
+}
+
+static dod_entity last_row_id(const dod_world *w, uint32_t arch)
+{
+    dod_entity e = { 0 };
+    last_rows_ids(w, arch, 1, &e);
+    return e;
+}
+
 static void step_once(dod_world *w, model *m, test_rng *rng)
 {
     uint32_t op = test_rng_below(rng, 100);
     uint32_t arch = test_rng_below(rng, N_ARCHS);
     if (m->n_live > 600 && op < 45)
         op += 45; /* keep the population bounded */
-    if (op < 25) { /* spawn */
+    if (op < 25) { /* spawn, sometimes without the handle */
         dod_entity e;
+        int want_id = test_rng_below(rng, 4) != 0;
         uint64_t before = world_snap(w);
-        dod_status st = dod_world_spawn(w, arch, &e);
+        dod_status st = dod_world_spawn(w, arch, want_id ? &e : NULL);
         CHECK_STATUS(st, m->count[arch] < m->max_rows[arch] ? DOD_OK : DOD_E_FULL);
-        if (st == DOD_OK)
-            add_live(m, e, arch);
-        else
+        if (st != DOD_OK) {
             CHECK(world_snap(w) == before);
+            return;
+        }
+        if (!want_id)
+            e = last_row_id(w, arch);
+        add_live(m, e, arch);
     } else if (op < 35) { /* spawn_n, sometimes without ids */
         uint32_t n = test_rng_below(rng, 40);
         dod_entity e[40];
@@ -220,14 +243,8 @@ static void step_once(dod_world *w, model *m, test_rng *rng)
             CHECK(world_snap(w) == before);
             return;
         }
-        if (!want_ids) { /* read them back: the last n rows, in order */
-            uint32_t total = dod_world_count(w, arch), b = 0, seen = 0;
-            void *cols[1 + 8];
-            for (uint32_t rows; (rows = dod_world_block(w, arch, b, cols)) > 0; ++b)
-                for (uint32_t r = 0; r < rows; ++r, ++seen)
-                    if (seen >= total - n)
-                        e[seen - (total - n)] = ((const dod_entity *)cols[0])[r];
-        }
+        if (!want_ids)
+            last_rows_ids(w, arch, n, e);
         for (uint32_t i = 0; i < n; ++i)
             add_live(m, e[i], arch);
     } else if (op < 60 && m->n_live) { /* despawn */

@@ -108,13 +108,13 @@ DOD_API dod_status dod_world_create(dod_world **w, const dod_world_desc *desc);
  * world becomes invalid. NULL: no-op. */
 DOD_API void dod_world_destroy(dod_world *w);
 
-/* Append a row to `archetype`, every component zero bytes, and store its handle in *out.
- * Takes a free slot of the entity index (the most recently freed first) or a new one.
+/* Append a row to `archetype`, every component zero bytes, and store its handle in *out
+ * (out NULL: the entity is made all the same, its handle not stored). Takes a free slot of the entity index (the most recently freed first) or a new one.
  * Allocates only when the archetype's last block is full and no spare block is kept (one
  * block; and, every time the block list doubles, the list), or when the entity index is full
  * (the index grows by half). Moves no row: pointers stay valid; iterators in progress may or
  * may not see the new row.
- * Errors (world unchanged, *out untouched): DOD_E_INVALID (w or out NULL), DOD_E_RANGE
+ * Errors (world unchanged, *out untouched): DOD_E_INVALID (w NULL), DOD_E_RANGE
  * (archetype >= n_archetypes), DOD_E_FULL (a fixed archetype at capacity, or a chunked one
  * needing a block past its memory cap), DOD_E_OVERFLOW (2^32 - 1 slots), DOD_E_NOMEM. */
 DOD_API dod_status dod_world_spawn(dod_world *w, uint32_t archetype, dod_entity *out);
@@ -123,7 +123,7 @@ DOD_API dod_status dod_world_spawn(dod_world *w, uint32_t archetype, dod_entity 
  * rows are appended in order and out[i] is the handle of the i-th new row (the same handles
  * n calls of dod_world_spawn would give). All or nothing: every block and slot it needs is
  * allocated before anything changes. n == 0 is a no-op. Invalidates as dod_world_spawn.
- * Errors (world unchanged, out untouched): as dod_world_spawn (out may be NULL). */
+ * Errors (world unchanged, out untouched): as dod_world_spawn. */
 DOD_API dod_status dod_world_spawn_n(dod_world *w, uint32_t archetype, uint32_t n,
                                      dod_entity *out);
 
