@@ -5786,6 +5786,9 @@ struct dod_world {
     size_t bytes;         /* of this allocation (world, archetypes, places, field tables) */
     dod_allocator alloc;
     dod__world_arch *arch; /* n_archetypes, in the same allocation as the world */
+    uint8_t *toggle;       /* [archetype * n_components + component]: where add or remove of
+                              the component takes an entity of the archetype (the archetype
+                              itself: no single declared one); same allocation */
 };
 
 static inline uint32_t dod__world_slot_gen(uint64_t slot)
@@ -5877,6 +5880,11 @@ void dod__world_discard_slots(const dod_world *w, uint64_t *fresh, uint32_t fres
 
 /* Free every block and the block list of a (the world is being destroyed). */
 void dod__world_free_blocks(dod_world *w, dod__world_arch *a);
+
+/* Transitions (world_transitions.c). */
+
+/* Fill w->toggle from the archetypes' component sets (create, once). */
+void dod__world_fill_transitions(dod_world *w);
 
 #endif /* DOD_WORLD_LAYOUT_H */
 /* ---- end of src/world_layout.h ---- */
@@ -6007,15 +6015,18 @@ dod_status dod_world_create(dod_world **out, const dod_world_desc *desc)
     if (st != DOD_OK)
         return st;
     /* One allocation: the world, its archetypes, their places and their field tables (one
-     * entry per archetype and component: n_archetypes * n_components, at most 1 MiB). */
+     * entry per archetype and component: n_archetypes * n_components, at most 1 MiB), then
+     * the add / remove table (a byte per archetype and component, at most 64 KiB). */
     dod_allocator alloc = dod__allocator_or_heap(desc->alloc);
     size_t head, archs, places, bytes;
+    size_t toggles = (size_t)desc->n_archetypes * desc->n_components;
     DOD__REFUSE_IF(!dod__align_up(sizeof(dod_world), &head), DOD_E_OVERFLOW);
     DOD__REFUSE_IF(!dod__mul(desc->n_archetypes, sizeof(dod__world_arch), &archs) ||
                        !dod__mul(desc->n_archetypes, sizeof(dod__world_place), &places) ||
                        !dod__mul((size_t)desc->n_archetypes * desc->n_components,
                                  sizeof(dod__world_field), &bytes) ||
-                       !dod__add(head + archs + places, bytes, &bytes),
+                       !dod__add(head + archs + places, bytes, &bytes) ||
+                       !dod__add(bytes, toggles, &bytes),
                    DOD_E_OVERFLOW);
     dod_world *w = (dod_world *)dod__alloc(&alloc, bytes);
     DOD__REFUSE_IF(!w, DOD_E_NOMEM);
@@ -6042,6 +6053,8 @@ dod_status dod_world_create(dod_world **out, const dod_world_desc *desc)
         }
         fields += w->head.n_components;
     }
+    w->toggle = (uint8_t *)(void *)fields;
+    dod__world_fill_transitions(w);
     /* Every fixed archetype's block now, and the entity index for all of their rows. */
     for (uint32_t i = 0; i < w->n_archetypes && st == DOD_OK; ++i)
         if (w->arch[i].fixed)
@@ -6641,4 +6654,97 @@ void dod__world_discard_slots(const dod_world *w, uint64_t *fresh, uint32_t fres
         dod__free(&w->alloc, fresh, (size_t)fresh_cap * sizeof *fresh);
 }
 /* ---- end of src/world_storage.c ---- */
+
+/* ---- src/world_transitions.c ---- */
+/* Adding and removing one component: the archetype each (archetype, component) pair leads to,
+ * worked out once at create from the declared component sets, then a lookup and a move. */
+
+enum { SET_WORDS = DOD_WORLD_MAX_COMPONENTS / 64 };
+
+/* The one component in which two sets differ, or UINT32_MAX when they differ in none or in
+ * more than one. */
+static uint32_t only_difference(const uint64_t *a, const uint64_t *b)
+{
+    uint32_t found = UINT32_MAX;
+    for (uint32_t k = 0; k < SET_WORDS; ++k) {
+        uint64_t diff = a[k] ^ b[k];
+        if (diff == 0)
+            continue;
+        if (found != UINT32_MAX || (diff & (diff - 1)) != 0)
+            return UINT32_MAX;
+        found = k * 64;
+        while (!(diff & 1u)) {
+            diff >>= 1;
+            ++found;
+        }
+    }
+    return found;
+}
+
+static int same_set(const uint64_t *a, const uint64_t *b)
+{
+    return memcmp(a, b, SET_WORDS * sizeof *a) == 0;
+}
+
+/* toggle[a][c] = the archetype whose set is a's with c added (a lacks c) or removed (a has
+ * it), when exactly one archetype has that set; otherwise a itself. Every pair of archetypes
+ * is compared once: O(archetypes^2) set comparisons at create (65536 for 256 archetypes). */
+void dod__world_fill_transitions(dod_world *w)
+{
+    uint32_t n_arch = w->n_archetypes, n_comp = w->head.n_components;
+    /* shared[b]: another archetype has b's set, so no add or remove leads to b */
+    unsigned char shared[DOD_WORLD_MAX_ARCHETYPES] = { 0 };
+    for (uint32_t a = 0; a < n_arch; ++a) {
+        for (uint32_t c = 0; c < n_comp; ++c)
+            w->toggle[(size_t)a * n_comp + c] = (uint8_t)a;
+        for (uint32_t b = a + 1; b < n_arch; ++b)
+            if (same_set(w->arch[a].comp_bits, w->arch[b].comp_bits))
+                shared[a] = shared[b] = 1;
+    }
+    for (uint32_t a = 0; a < n_arch; ++a)
+        for (uint32_t b = 0; b < n_arch; ++b) {
+            if (shared[b])
+                continue;
+            uint32_t c = only_difference(w->arch[a].comp_bits, w->arch[b].comp_bits);
+            if (c != UINT32_MAX)
+                w->toggle[(size_t)a * n_comp + c] = (uint8_t)b;
+        }
+}
+
+static int has(const dod__world_arch *a, uint32_t component)
+{
+    return (int)(a->comp_bits[component / 64] >> (component % 64) & 1u);
+}
+
+/* Add (want 1) or remove (want 0) `component`; refusals name `call`, the public function. */
+static dod_status change(dod_world *w, dod_entity e, uint32_t component, int want,
+                         const char *call)
+{
+    (void)call; /* a release build names no call */
+    DOD__REFUSE_IF_IN(call, !w, DOD_E_INVALID);
+    DOD__REFUSE_IF_IN(call, component >= w->head.n_components, DOD_E_RANGE);
+    const uint64_t *s = dod__world_resolve(w, e);
+    if (!s)
+        return DOD__FAIL_IN(call, DOD_E_NOT_FOUND, "e is not alive in w");
+    uint32_t from = dod__world_slot_arch(*s);
+    if (has(&w->arch[from], component) == want)
+        return DOD_OK;
+    uint32_t to = w->toggle[(size_t)from * w->head.n_components + component];
+    if (to == from)
+        return DOD__FAIL_IN(call, DOD_E_UNDECLARED,
+                            want ? "no single declared archetype has e's set plus component"
+                                 : "no single declared archetype has e's set minus component");
+    return dod_world_move(w, e, to);
+}
+
+dod_status dod_world_add(dod_world *w, dod_entity e, uint32_t component)
+{
+    return change(w, e, component, 1, "dod_world_add");
+}
+
+dod_status dod_world_remove(dod_world *w, dod_entity e, uint32_t component)
+{
+    return change(w, e, component, 0, "dod_world_remove");
+}
+/* ---- end of src/world_transitions.c ---- */
 

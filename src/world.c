@@ -127,15 +127,18 @@ dod_status dod_world_create(dod_world **out, const dod_world_desc *desc)
     if (st != DOD_OK)
         return st;
     /* One allocation: the world, its archetypes, their places and their field tables (one
-     * entry per archetype and component: n_archetypes * n_components, at most 1 MiB). */
+     * entry per archetype and component: n_archetypes * n_components, at most 1 MiB), then
+     * the add / remove table (a byte per archetype and component, at most 64 KiB). */
     dod_allocator alloc = dod__allocator_or_heap(desc->alloc);
     size_t head, archs, places, bytes;
+    size_t toggles = (size_t)desc->n_archetypes * desc->n_components;
     DOD__REFUSE_IF(!dod__align_up(sizeof(dod_world), &head), DOD_E_OVERFLOW);
     DOD__REFUSE_IF(!dod__mul(desc->n_archetypes, sizeof(dod__world_arch), &archs) ||
                        !dod__mul(desc->n_archetypes, sizeof(dod__world_place), &places) ||
                        !dod__mul((size_t)desc->n_archetypes * desc->n_components,
                                  sizeof(dod__world_field), &bytes) ||
-                       !dod__add(head + archs + places, bytes, &bytes),
+                       !dod__add(head + archs + places, bytes, &bytes) ||
+                       !dod__add(bytes, toggles, &bytes),
                    DOD_E_OVERFLOW);
     dod_world *w = (dod_world *)dod__alloc(&alloc, bytes);
     DOD__REFUSE_IF(!w, DOD_E_NOMEM);
@@ -162,6 +165,8 @@ dod_status dod_world_create(dod_world **out, const dod_world_desc *desc)
         }
         fields += w->head.n_components;
     }
+    w->toggle = (uint8_t *)(void *)fields;
+    dod__world_fill_transitions(w);
     /* Every fixed archetype's block now, and the entity index for all of their rows. */
     for (uint32_t i = 0; i < w->n_archetypes && st == DOD_OK; ++i)
         if (w->arch[i].fixed)

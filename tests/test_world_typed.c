@@ -2,6 +2,7 @@
  * seed's block loop, typed gets and fields, and a second world in the same file. */
 #include <string.h>
 #include "check.h"
+#include "world_check.h"
 #include "world_game.h"
 
 /* ids are integer constant expressions */
@@ -117,6 +118,68 @@ static void test_loop(void)
     dod_world_destroy(w);
 }
 
+/* Typed add / remove / move_to, against what dod_world_add and dod_world_move do. */
+static void test_add_remove(void)
+{
+    dod_world *w;
+    CHECK_OK(game_create(&w, NULL));
+    game_entity_c_row r = { { 3.0f, 4.0f }, { 0, 0, 1, 1 } };
+    dod_entity e;
+    CHECK_OK(game_entity_c_spawn(w, &r, &e));
+    /* c + velocity = b, with the value given */
+    velocity v = { 0.5f, -0.5f };
+    CHECK_OK(game_add_velocity(w, e, &v));
+    CHECK_EQ(dod_world_archetype_of(w, e), DOD_AID(game, entity_b));
+    CHECK(game_get_velocity(w, e)->y == -0.5f && game_get_position(w, e)->x == 3.0f);
+    /* adding what it has: no move, the value written (an add with a value sets it) */
+    v.y = 9.0f;
+    CHECK_OK(game_add_velocity(w, e, &v));
+    CHECK(game_get_velocity(w, e)->y == 9.0f);
+    CHECK_EQ(dod_world_archetype_of(w, e), DOD_AID(game, entity_b));
+    /* b + buffs = a, zeroed (NULL value) */
+    CHECK_OK(game_add_buffs(w, e, NULL));
+    CHECK_EQ(dod_world_archetype_of(w, e), DOD_AID(game, entity_a));
+    CHECK(game_get_buffs(w, e)->id[0] == 0 && game_get_velocity(w, e)->y == 9.0f);
+    /* a value that lies in the world: another entity's buffs, in a row the move touches */
+    dod_entity other;
+    game_entity_a_row ar;
+    memset(&ar, 0, sizeof ar);
+    ar.buffs.id[2] = 77;
+    CHECK_OK(game_entity_a_spawn(w, &ar, &other));
+    CHECK_OK(game_remove_buffs(w, e));
+    CHECK_OK(game_add_buffs(w, e, game_get_buffs(w, other)));
+    CHECK(game_get_buffs(w, e)->id[2] == 77);
+    /* a - buffs - velocity = c; a - position: no archetype has {velocity, hitbox, buffs} */
+    uint64_t before = world_snap(w);
+    CHECK_STATUS(game_remove_position(w, e), DOD_E_UNDECLARED);
+    CHECK(world_snap(w) == before);
+    CHECK_STATUS(game_add_position(w, (dod_entity){ 0 }, NULL), DOD_E_NOT_FOUND);
+    CHECK_OK(game_remove_buffs(w, e));
+    CHECK_OK(game_remove_velocity(w, e));
+    CHECK_EQ(dod_world_archetype_of(w, e), DOD_AID(game, entity_c));
+    CHECK(game_get_position(w, e)->y == 4.0f);
+    /* a refused add writes nothing: c + buffs is {position, hitbox, buffs}, not declared */
+    before = world_snap(w);
+    CHECK_STATUS(game_add_buffs(w, e, &ar.buffs), DOD_E_UNDECLARED);
+    CHECK(world_snap(w) == before);
+    dod_world_destroy(w);
+    CHECK_OK(tiny_create(&w, NULL));
+    dod_entity m;
+    CHECK_OK(tiny_mover_spawn(w, NULL, &m));
+    CHECK_OK(tiny_add_velocity(w, m, NULL)); /* has it: no-op */
+    CHECK_STATUS(tiny_remove_velocity(w, m), DOD_E_UNDECLARED); /* no empty archetype */
+    dod_world_destroy(w);
+    /* move_to names the archetype */
+    CHECK_OK(game_create(&w, NULL));
+    CHECK_OK(game_entity_c_spawn(w, &r, &e));
+    CHECK_OK(game_move_to_entity_a(w, e));
+    CHECK_EQ(dod_world_archetype_of(w, e), DOD_AID(game, entity_a));
+    CHECK(game_get_hitbox(w, e)->w == 1.0f && game_get_buffs(w, e) != NULL);
+    CHECK_OK(game_move_to_entity_a(w, e));
+    CHECK_STATUS(game_move_to_entity_c(NULL, e), DOD_E_INVALID);
+    dod_world_destroy(w);
+}
+
 static void test_second_world(void)
 {
     dod_world *w;
@@ -135,6 +198,7 @@ int main(void)
 {
     test_desc();
     test_loop();
+    test_add_remove();
     test_second_world();
     return check_summary("world_typed");
 }

@@ -27,8 +27,8 @@
  *
  * Thread safety: any number of threads may read a world (get, alive, archetype_of, count,
  * block, bytes, query_init, iteration) while no thread changes it; reads never write to the
- * world. Every other call (create, destroy, spawn, spawn_n, despawn, move) needs exclusive
- * access.
+ * world. Every other call (create, destroy, spawn, spawn_n, despawn, move, add, remove) needs
+ * exclusive access.
  *
  * The typed layer (DOD_WORLD, the C form of the seed's templates) is in dod/world_typed.h,
  * which this header includes. */
@@ -146,6 +146,21 @@ DOD_API dod_status dod_world_despawn(dod_world *w, dod_entity e);
  * DOD_E_NOT_FOUND (e not alive in w), DOD_E_FULL (into a full fixed archetype or past a
  * memory cap), DOD_E_NOMEM. */
 DOD_API dod_status dod_world_move(dod_world *w, dod_entity e, uint32_t archetype);
+
+/* Add `component` to e, or remove it: move e (as dod_world_move) to the declared archetype
+ * whose component set is exactly e's set plus, or minus, that component; the added component
+ * is zeroed, the others are kept. Which archetype that is was worked out once, by
+ * dod_world_create, for every archetype and component (a table of n_archetypes x
+ * n_components bytes, counted by dod_world_bytes): the call is a lookup and a move. Adding a
+ * component e has, or removing one it lacks, is a no-op (DOD_OK), as in flecs and EnTT.
+ * Two archetypes may have the same component set (typed entities); a set that two or more
+ * archetypes share is never a target of add or remove (DOD_E_UNDECLARED): the game names the
+ * one it means with dod_world_move. Invalidates as dod_world_move.
+ * Errors (world unchanged): DOD_E_INVALID (w NULL), DOD_E_RANGE (component >= n_components),
+ * DOD_E_NOT_FOUND (e not alive in w), DOD_E_UNDECLARED (no declared archetype, or more than
+ * one, has exactly that set), DOD_E_FULL, DOD_E_NOMEM (as dod_world_move). */
+DOD_API dod_status dod_world_add(dod_world *w, dod_entity e, uint32_t component);
+DOD_API dod_status dod_world_remove(dod_world *w, dod_entity e, uint32_t component);
 
 /* Component `component` of e: a pointer into its column, valid until e is despawned or moved
  * or a despawn or move swaps another row into e's place. O(1), no hashing, no allocation.

@@ -137,6 +137,10 @@
         }                                                                                      \
         return st;                                                                             \
     }                                                                                          \
+    DOD__GENERATED dod_status P##_move_to_##name(dod_world *w, dod_entity e)                   \
+    {                                                                                          \
+        return dod_world_move(w, e, DOD_AID(P, name));                                         \
+    }                                                                                          \
     DOD__GENERATED int P##_##name##_block(const dod_world *w, uint32_t b,                      \
                                           P##_##name##_cols *out)                              \
     {                                                                                          \
@@ -157,6 +161,21 @@
     {                                                                                          \
         return (DOD__W_T(name) *)dod__world_get_sized(w, e, DOD_CID(P, name),                  \
                                                       sizeof(DOD__W_T(name)));                 \
+    }                                                                                          \
+    DOD__GENERATED dod_status P##_add_##name(dod_world *w, dod_entity e,                       \
+                                             const DOD__W_T(name) *value)                      \
+    {                                                                                          \
+        DOD__W_T(name) copy; /* value may lie in a row the move relocates */                   \
+        if (value)                                                                             \
+            memcpy(&copy, value, sizeof copy);                                                 \
+        dod_status st = dod_world_add(w, e, DOD_CID(P, name));                                 \
+        if (st == DOD_OK && value)                                                             \
+            memcpy(P##_get_##name(w, e), &copy, sizeof copy);                                  \
+        return st;                                                                             \
+    }                                                                                          \
+    DOD__GENERATED dod_status P##_remove_##name(dod_world *w, dod_entity e)                    \
+    {                                                                                          \
+        return dod_world_remove(w, e, DOD_CID(P, name));                                       \
     }
 
 #define DOD_WORLD(P, COMPONENTS, ARCHETYPES)                                                   \
