@@ -1617,12 +1617,20 @@ typedef struct dod_archetype_desc {
     size_t memory_cap;           /* chunked: the most bytes its blocks may hold, 0 = no cap */
 } dod_archetype_desc;
 
+/* dod_world_desc.flags: create writes to every page of what it allocates, each fixed
+ * archetype's block and the entity index, so the operating system maps them there and then
+ * rather than on the first spawns (the first spawns into a fresh world otherwise pay a page
+ * fault every 4 KiB). Chunked archetypes allocate their blocks as they grow and are not
+ * touched: declare a capacity for an archetype whose first spawns must not fault. */
+#define DOD_WORLD_PREFAULT 1u
+
 typedef struct dod_world_desc {
     const dod_component_desc *components;
     uint32_t n_components;
     const dod_archetype_desc *archetypes;
     uint32_t n_archetypes;
     const dod_allocator *alloc; /* NULL = the default heap */
+    uint32_t flags;             /* DOD_WORLD_PREFAULT, or 0 */
 } dod_world_desc;
 
 typedef struct dod_world dod_world; /* opaque */
@@ -1634,11 +1642,13 @@ typedef struct dod_world dod_world; /* opaque */
  * an empty world (no archetypes). Rows per block of a chunked archetype: the most rows for
  * which every column, the ids too, fits in block_bytes starting on a 64-byte line, rounded
  * down to a multiple of 16 when that is 16 or more.
+ * With DOD_WORLD_PREFAULT in desc->flags, create also writes a byte every 4096 of the fixed
+ * blocks and of the entity index, so their pages are mapped before the first spawn.
  * Errors (*w left as it was, nothing leaked):
- *   DOD_E_INVALID   w or desc NULL; components or archetypes NULL with a count > 0; a
- *                   component breaking the element rule; an archetype's components NULL with
- *                   n_components > 0, or a component repeated in it; a chunked block that
- *                   cannot hold one row
+ *   DOD_E_INVALID   w or desc NULL; a flag other than DOD_WORLD_PREFAULT; components or
+ *                   archetypes NULL with a count > 0; a component breaking the element rule;
+ *                   an archetype's components NULL with n_components > 0, or a component
+ *                   repeated in it; a chunked block that cannot hold one row
  *   DOD_E_RANGE     more than DOD_WORLD_MAX_COMPONENTS components or DOD_WORLD_MAX_ARCHETYPES
  *                   archetypes; an archetype with more than DOD_WORLD_MAX_ARCHETYPE_COMPONENTS
  *                   components; a component id >= n_components

@@ -119,10 +119,32 @@ static uint32_t fixed_slots(const dod_world *w)
     return n < DOD__WORLD_MAX_SLOTS ? (uint32_t)n : DOD__WORLD_MAX_SLOTS;
 }
 
+/* The smallest page of the targets: a write every PAGE_BYTES reaches every page (larger
+ * pages are only written more than once). */
+#define PAGE_BYTES 4096u
+
+static void touch_pages(unsigned char *p, size_t bytes)
+{
+    for (size_t at = 0; at < bytes; at += PAGE_BYTES)
+        p[at] = 0;
+}
+
+/* DOD_WORLD_PREFAULT: what create allocated for rows to come, the fixed blocks and the entity
+ * index, is written to now, so the operating system maps its pages here rather than during
+ * the first spawns. Their contents are unspecified until a spawn writes them. */
+static void prefault(dod_world *w)
+{
+    for (uint32_t i = 0; i < w->n_archetypes; ++i)
+        if (w->arch[i].fixed)
+            touch_pages(w->arch[i].place->blocks[0], w->arch[i].block_bytes);
+    touch_pages((unsigned char *)w->head.slots, (size_t)w->slot_cap * sizeof *w->head.slots);
+}
+
 dod_status dod_world_create(dod_world **out, const dod_world_desc *desc)
 {
     DOD__REFUSE_IF(!out, DOD_E_INVALID);
     DOD__REFUSE_IF(!desc, DOD_E_INVALID);
+    DOD__REFUSE_IF((desc->flags & ~DOD_WORLD_PREFAULT) != 0, DOD_E_INVALID);
     dod_status st = check_world_desc(desc);
     if (st != DOD_OK)
         return st;
@@ -180,6 +202,8 @@ dod_status dod_world_create(dod_world **out, const dod_world_desc *desc)
         return st;
     }
     dod__world_install_slots(w, slots, slot_cap);
+    if (desc->flags & DOD_WORLD_PREFAULT)
+        prefault(w);
     w->head.tag_hi = next_world_tag() << DOD__WORLD_GEN_BITS;
     *out = w;
     return DOD_OK;
