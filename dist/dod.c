@@ -6290,12 +6290,12 @@ dod_status dod__world_spawn_row(dod_world *w, uint32_t archetype, dod_entity *ou
     return spawn_row(w, archetype, out, block, row);
 }
 
-dod_status dod_world_spawn_n(dod_world *w, uint32_t archetype, uint32_t n, dod_entity *out)
+/* Append n > 0 rows to `archetype` (checked by the caller) for n new entities, all or
+ * nothing: their handles in out (when not NULL), the components zeroed when `zero` (else left
+ * for the caller to write), the first new row's location in *first. */
+static dod_status spawn_many(dod_world *w, uint32_t archetype, uint32_t n, dod_entity *out,
+                             int zero, uint64_t *first)
 {
-    DOD__REFUSE_IF(!w, DOD_E_INVALID);
-    DOD__REFUSE_IF(archetype >= w->n_archetypes, DOD_E_RANGE);
-    if (n == 0)
-        return DOD_OK;
     dod__world_arch *a = &w->arch[archetype];
     dod_status st = make_room(w, a, n, n);
     if (st != DOD_OK)
@@ -6305,12 +6305,14 @@ dod_status dod_world_spawn_n(dod_world *w, uint32_t archetype, uint32_t n, dod_e
         uint32_t row;
         unsigned char *block;
         uint64_t loc = push_row(a, &block, &row);
+        if (done == 0)
+            *first = loc;
         uint32_t run = a->rows_per_block - row;
         if (run > n - done)
             run = n - done;
         a->n_rows += run - 1; /* push_row counted the first */
         a->tail += run - 1;
-        for (uint32_t k = 0; k < a->n_cols; ++k)
+        for (uint32_t k = 0; zero && k < a->n_cols; ++k)
             memset(dod__world_cell(a, block, k, row), 0, (size_t)run * a->cols[k].size);
         dod_entity *ids = dod__world_ids(block) + row;
         uint32_t i = 0;
@@ -6337,6 +6339,30 @@ dod_status dod_world_spawn_n(dod_world *w, uint32_t archetype, uint32_t n, dod_e
         done += run;
     }
     return DOD_OK;
+}
+
+dod_status dod_world_spawn_n(dod_world *w, uint32_t archetype, uint32_t n, dod_entity *out)
+{
+    DOD__REFUSE_IF(!w, DOD_E_INVALID);
+    DOD__REFUSE_IF(archetype >= w->n_archetypes, DOD_E_RANGE);
+    uint64_t first;
+    return n ? spawn_many(w, archetype, n, out, 1, &first) : DOD_OK;
+}
+
+dod_status dod__world_spawn_rows(dod_world *w, uint32_t archetype, uint32_t n, dod_entity *out,
+                                 uint32_t *block, uint32_t *row)
+{
+    DOD__REFUSE_IF(!w, DOD_E_INVALID);
+    DOD__REFUSE_IF(!block || !row, DOD_E_INVALID);
+    DOD__REFUSE_IF(archetype >= w->n_archetypes, DOD_E_RANGE);
+    uint64_t first = 0;
+    dod_status st = n ? spawn_many(w, archetype, n, out, 0, &first) : DOD_OK;
+    if (st == DOD_OK) {
+        const dod__world_place *p = w->arch[archetype].place;
+        *block = (uint32_t)(first >> p->shift);
+        *row = (uint32_t)first & p->row_mask;
+    }
+    return st;
 }
 
 /* The block of a location of a, and its row in *row. */

@@ -1800,6 +1800,15 @@ DOD_API void *dod_world_field(const dod_world_iter *it, uint32_t component);
 DOD_API dod_status dod__world_spawn_row(dod_world *w, uint32_t archetype, dod_entity *out,
                                         unsigned char **block, uint32_t *row);
 
+/* Private, for the typed layer's bulk spawns: as dod_world_spawn_n, but the components are
+ * left as they are, for the caller to write, every one, before any other call: the n new
+ * rows are the archetype's rows from row *row of block *block on, in block order (the rest
+ * of that block, then rows 0 .. of the next ones: dod_world_block gives their columns).
+ * n == 0: no-op, *block and *row set to 0. Errors as dod_world_spawn_n, and DOD_E_INVALID
+ * for a NULL block or row. */
+DOD_API dod_status dod__world_spawn_rows(dod_world *w, uint32_t archetype, uint32_t n,
+                                         dod_entity *out, uint32_t *block, uint32_t *row);
+
 /* Private, for the inline lookups below; the layout may change in any release.
  * Every dod_world starts with a dod__world_head, which points at one dod__world_place per
  * archetype. A slot of the entity index: generation (DOD__WORLD_GEN_BITS), archetype (8 bits),
@@ -1946,17 +1955,32 @@ static inline void *dod__world_field_at(const dod_world_iter *it, uint32_t compo
 #  define DOD__W_ALIGNOF(type) _Alignof(type)
 #endif
 
-/* Component and archetype ids: offsets in structs of one char per name. */
+/* Component and archetype ids: offsets in structs of one char per name; their counts: sizes
+ * of char arrays of one element per name (exact: an array has no padding). */
 #define DOD_CID(P, name) ((uint32_t)offsetof(P##_cidx, name))
 #define DOD_AID(P, name) ((uint32_t)offsetof(P##_aidx, name))
+#define DOD_NCOMPONENTS(P) ((uint32_t)sizeof(((P##_counts *)0)->components))
+#define DOD_NARCHETYPES(P) ((uint32_t)sizeof(((P##_counts *)0)->archetypes))
 #define DOD_FIELD(it, P, name) ((DOD__W_T(name) *)dod_world_field((it), DOD_CID(P, name)))
+
+/* Generated data a program does not use must not warn either (DOD__GENERATED's habit). */
+#if defined(__GNUC__) || defined(__clang__)
+#  define DOD__W_DATA static __attribute__((unused))
+#else
+#  define DOD__W_DATA static
+#endif
 
 /* Callbacks for component lists (X(name)) and archetype lists (A(name, F, cap)). */
 #define DOD__W_CHAR(name) char name;
 #define DOD__W_ACHAR(name, F, cap) char name;
+#define DOD__W_ONE(name) 1 +
+#define DOD__W_AONE(name, F, cap) 1 +
+#define DOD__W_SKIP(name)
 /* A member's name cannot be parenthesised, hence the NOLINTs. */
 #define DOD__W_MEMBER(name) DOD__W_T(name) name;   /* NOLINT(bugprone-macro-parentheses) */
 #define DOD__W_PTR(name) DOD__W_T(name) *name;     /* NOLINT(bugprone-macro-parentheses) */
+#define DOD__W_CPTR(name) const DOD__W_T(name) *name; /* NOLINT(bugprone-macro-parentheses) */
+#define DOD__W_ADESC_MEMBER(name, F, cap) dod_archetype_desc name;
 #define DOD__W_CID_LOCAL(name) (uint32_t)offsetof(dod__w_cidx, name),
 #define DOD__W_CDESC(name) { #name, sizeof(DOD__W_T(name)), DOD__W_ALIGNOF(DOD__W_T(name)) },
 #define DOD__W_ACOMPS(name, F, cap)                                                            \
@@ -1964,10 +1988,28 @@ static inline void *dod__world_field_at(const dod_world_iter *it, uint32_t compo
 #define DOD__W_ADESC(name, F, cap)                                                             \
     { #name, dod__w_comps_##name,                                                              \
       (uint32_t)(sizeof dod__w_comps_##name / sizeof(uint32_t) - 1u), (uint32_t)(cap), 0u, 0u },
+#define DOD__W_CONFIG_GET(name, F, cap) c.name = d.archetypes[i++];
+#define DOD__W_CONFIG_PUT(name, F, cap) archs[i++] = cfg->name;
 #define DOD__W_FILL(name) out->name = (DOD__W_T(name) *)cols[k++];
 #define DOD__W_INIT(name)                                                                      \
     memcpy(block + fields[offsetof(dod__w_cidx, name)].offset + (size_t)row * sizeof init->name, \
            &init->name, sizeof init->name);
+/* Bulk spawns: run rows of column `name` from row r of block c, written from one value or
+ * from consecutive rows (the value copied first, so the stores cannot be reading it). */
+#define DOD__W_FILL_RUN(name)                                                                  \
+    {                                                                                          \
+        DOD__W_T(name) *to_ = c.name + r;                                                      \
+        DOD__W_T(name) v_;                                                                     \
+        memcpy(&v_, &value->name, sizeof v_);                                                  \
+        for (uint32_t i_ = 0; i_ < run; ++i_)                                                  \
+            memcpy(to_ + i_, &v_, sizeof v_);                                                  \
+    }
+#define DOD__W_ROWS_RUN(name)                                                                  \
+    {                                                                                          \
+        DOD__W_T(name) *to_ = c.name + r;                                                      \
+        for (uint32_t i_ = 0; i_ < run; ++i_)                                                  \
+            memcpy(to_ + i_, &rows[done + i_].name, sizeof *to_);                              \
+    }
 
 /* The deferred expansion (see the opening comment): items close a pending call carrying P. */
 #define DOD__W_CAT(a, b) DOD__W_CAT_I(a, b)
@@ -1997,15 +2039,53 @@ static inline void *dod__world_field_at(const dod_world_iter *it, uint32_t compo
 #define DOD__W_COMP_A_1(P, name)
 #define DOD__W_COMP_B_1(P, name)
 
-/* What one archetype of world P generates. */
+/* Whether a component list has an item: 1 or 0 (its items expand to `~, 1,`, so the second
+ * argument of what follows is 1, or the 0 placed after them). Its own copies of the helpers,
+ * since it expands inside the deferred expansion that uses DOD__W_CAT and DOD__W_SECOND. */
+#define DOD__W_PROBE_ITEM(name) ~, 1,
+#define DOD__W_SECOND2(a, b, ...) b
+#define DOD__W_SECOND2_I(...) DOD__W_SECOND2(__VA_ARGS__)
+#define DOD__W_HAS_ITEMS(F) DOD__W_SECOND2_I(F(DOD__W_PROBE_ITEM) 0, 0, ~)
+#define DOD__W_PICK(a, b) DOD__W_PICK_I(a, b)
+#define DOD__W_PICK_I(a, b) a##b
+
+/* What one archetype of world P generates: the parts every archetype has, then those that
+ * need a row (an archetype with components) or have none to take (an archetype without). */
 #define DOD__W_ARCHETYPE(P, name, F)                                                           \
-    typedef struct P##_##name##_row { F(DOD__W_MEMBER) } P##_##name##_row;                     \
     typedef struct P##_##name##_cols {                                                         \
         uint32_t n;                                                                            \
         const dod_entity *entities;                                                            \
         F(DOD__W_PTR)                                                                          \
     } P##_##name##_cols;                                                                       \
-    typedef struct P##_##name##_colidx { F(DOD__W_CHAR) } P##_##name##_colidx;                 \
+    DOD__GENERATED uint32_t P##_##name##_count(const dod_world *w)                             \
+    {                                                                                          \
+        return dod_world_count(w, DOD_AID(P, name));                                           \
+    }                                                                                          \
+    DOD__GENERATED dod_status P##_##name##_spawn_n(dod_world *w, uint32_t n, dod_entity *out)  \
+    {                                                                                          \
+        return dod_world_spawn_n(w, DOD_AID(P, name), n, out);                                 \
+    }                                                                                          \
+    DOD__GENERATED dod_status P##_move_to_##name(dod_world *w, dod_entity e)                   \
+    {                                                                                          \
+        return dod_world_move(w, e, DOD_AID(P, name));                                         \
+    }                                                                                          \
+    DOD__W_PICK(DOD__W_ARCH_ROWS_, DOD__W_HAS_ITEMS(F))(P, name, F)
+
+#define DOD__W_ARCH_ROWS_1(P, name, F)                                                         \
+    typedef struct P##_##name##_row { F(DOD__W_MEMBER) } P##_##name##_row;                     \
+    DOD__GENERATED int P##_##name##_block(const dod_world *w, uint32_t b,                      \
+                                          P##_##name##_cols *out)                              \
+    {                                                                                          \
+        void *cols[1 + F(DOD__W_ONE) 0];                                                       \
+        uint32_t n = out ? dod_world_block(w, DOD_AID(P, name), b, cols) : 0u;                 \
+        uint32_t k = 1;                                                                        \
+        if (n == 0)                                                                            \
+            return 0;                                                                          \
+        out->n = n;                                                                            \
+        out->entities = (const dod_entity *)cols[0];                                           \
+        F(DOD__W_FILL)                                                                         \
+        return 1;                                                                              \
+    }                                                                                          \
     DOD__GENERATED dod_status P##_##name##_spawn(dod_world *w, const P##_##name##_row *init,   \
                                                  dod_entity *out)                              \
     {                                                                                          \
@@ -2021,22 +2101,75 @@ static inline void *dod__world_field_at(const dod_world_iter *it, uint32_t compo
         }                                                                                      \
         return st;                                                                             \
     }                                                                                          \
-    DOD__GENERATED dod_status P##_move_to_##name(dod_world *w, dod_entity e)                   \
+    DOD__GENERATED dod_status P##_##name##_spawn_fill(dod_world *w, uint32_t n,                \
+                                                      const P##_##name##_row *value,           \
+                                                      dod_entity *out)                         \
     {                                                                                          \
-        return dod_world_move(w, e, DOD_AID(P, name));                                         \
+        uint32_t b = 0, r = 0;                                                                 \
+        if (!value)                                                                            \
+            return dod_world_spawn_n(w, DOD_AID(P, name), n, out);                             \
+        dod_status st = dod__world_spawn_rows(w, DOD_AID(P, name), n, out, &b, &r);            \
+        P##_##name##_cols c;                                                                   \
+        for (uint32_t left = st == DOD_OK ? n : 0u; left > 0 && P##_##name##_block(w, b, &c);  \
+             ++b, r = 0) {                                                                     \
+            uint32_t run = c.n - r < left ? c.n - r : left;                                    \
+            F(DOD__W_FILL_RUN)                                                                 \
+            left -= run;                                                                       \
+        }                                                                                      \
+        return st;                                                                             \
     }                                                                                          \
+    DOD__GENERATED dod_status P##_##name##_spawn_rows(dod_world *w, uint32_t n,                \
+                                                      const P##_##name##_row *rows,            \
+                                                      dod_entity *out)                         \
+    {                                                                                          \
+        uint32_t b = 0, r = 0;                                                                 \
+        if (!rows)                                                                             \
+            return dod_world_spawn_n(w, DOD_AID(P, name), n, out);                             \
+        dod_status st = dod__world_spawn_rows(w, DOD_AID(P, name), n, out, &b, &r);            \
+        P##_##name##_cols c;                                                                   \
+        for (uint32_t done = 0; st == DOD_OK && done < n && P##_##name##_block(w, b, &c);      \
+             ++b, r = 0) {                                                                     \
+            uint32_t run = c.n - r < n - done ? c.n - r : n - done;                            \
+            F(DOD__W_ROWS_RUN)                                                                 \
+            done += run;                                                                       \
+        }                                                                                      \
+        return st;                                                                             \
+    }
+
+/* An archetype without components: no row type can be complete in ISO C (a struct needs a
+ * member), so P_name_row is declared and never defined, and the spawns take NULL. */
+#define DOD__W_ARCH_ROWS_0(P, name, F)                                                         \
+    typedef struct P##_##name##_row P##_##name##_row;                                          \
     DOD__GENERATED int P##_##name##_block(const dod_world *w, uint32_t b,                      \
                                           P##_##name##_cols *out)                              \
     {                                                                                          \
-        void *cols[1 + sizeof(P##_##name##_colidx)];                                           \
+        void *cols[1];                                                                         \
         uint32_t n = out ? dod_world_block(w, DOD_AID(P, name), b, cols) : 0u;                 \
-        uint32_t k = 1;                                                                        \
         if (n == 0)                                                                            \
             return 0;                                                                          \
         out->n = n;                                                                            \
         out->entities = (const dod_entity *)cols[0];                                           \
-        F(DOD__W_FILL)                                                                         \
         return 1;                                                                              \
+    }                                                                                          \
+    DOD__GENERATED dod_status P##_##name##_spawn(dod_world *w, const P##_##name##_row *none,   \
+                                                 dod_entity *out)                              \
+    {                                                                                          \
+        (void)none;                                                                            \
+        return dod_world_spawn(w, DOD_AID(P, name), out);                                      \
+    }                                                                                          \
+    DOD__GENERATED dod_status P##_##name##_spawn_fill(dod_world *w, uint32_t n,                \
+                                                      const P##_##name##_row *none,            \
+                                                      dod_entity *out)                         \
+    {                                                                                          \
+        (void)none;                                                                            \
+        return dod_world_spawn_n(w, DOD_AID(P, name), n, out);                                 \
+    }                                                                                          \
+    DOD__GENERATED dod_status P##_##name##_spawn_rows(dod_world *w, uint32_t n,                \
+                                                      const P##_##name##_row *none,            \
+                                                      dod_entity *out)                         \
+    {                                                                                          \
+        (void)none;                                                                            \
+        return dod_world_spawn_n(w, DOD_AID(P, name), n, out);                                 \
     }
 
 /* What one component of world P generates. */
@@ -2065,6 +2198,10 @@ static inline void *dod__world_field_at(const dod_world_iter *it, uint32_t compo
 #define DOD_WORLD(P, COMPONENTS, ARCHETYPES)                                                   \
     typedef struct P##_cidx { COMPONENTS(DOD__W_CHAR) } P##_cidx;                              \
     typedef struct P##_aidx { ARCHETYPES(DOD__W_ACHAR) } P##_aidx;                             \
+    typedef struct P##_counts {                                                                \
+        char components[COMPONENTS(DOD__W_ONE) 0];                                             \
+        char archetypes[ARCHETYPES(DOD__W_AONE) 0];                                            \
+    } P##_counts;                                                                              \
     DOD__GENERATED dod_world_desc P##_desc(void)                                               \
     {                                                                                          \
         typedef P##_cidx dod__w_cidx;                                                          \
@@ -2085,8 +2222,115 @@ static inline void *dod__world_field_at(const dod_world_iter *it, uint32_t compo
         d.alloc = alloc;                                                                       \
         return dod_world_create(w, &d);                                                        \
     }                                                                                          \
+    typedef struct P##_config { ARCHETYPES(DOD__W_ADESC_MEMBER) } P##_config;                  \
+    DOD__GENERATED P##_config P##_config_default(void)                                         \
+    {                                                                                          \
+        dod_world_desc d = P##_desc();                                                         \
+        P##_config c;                                                                          \
+        uint32_t i = 0;                                                                        \
+        ARCHETYPES(DOD__W_CONFIG_GET)                                                          \
+        return c;                                                                              \
+    }                                                                                          \
+    DOD__GENERATED dod_status P##_create_config(dod_world **w, const P##_config *cfg,          \
+                                                const dod_allocator *alloc, uint32_t flags)    \
+    {                                                                                          \
+        dod_world_desc d = P##_desc();                                                         \
+        dod_archetype_desc archs[DOD_NARCHETYPES(P)];                                          \
+        if (cfg) {                                                                             \
+            uint32_t i = 0;                                                                    \
+            ARCHETYPES(DOD__W_CONFIG_PUT)                                                      \
+            d.archetypes = archs;                                                              \
+        }                                                                                      \
+        d.alloc = alloc;                                                                       \
+        d.flags = flags;                                                                       \
+        return dod_world_create(w, &d);                                                        \
+    }                                                                                          \
     DOD__W_ARCH_EACH(P, ARCHETYPES(DOD__W_ARCH_ITEM) DOD__W_END, ~, ~)                         \
     DOD__W_COMP_EACH(P, COMPONENTS(DOD__W_COMP_ITEM) DOD__W_END)
+
+/* Typed queries. A query list names components with three callbacks: W written, R read, X
+ * excluded (Q(W, R, X)). Its items reach the ids through the same deferred expansion, carrying
+ * P and the item's kind (1 W, 2 R, 3 X) to a selector that keeps the kind asked for. */
+#define DOD__WQ_W(name) 1, name )
+#define DOD__WQ_R(name) 2, name )
+#define DOD__WQ_X(name) 3, name )
+#define DOD__WQ_EACH(P, SEL, ...) DOD__WQ_A(P, SEL, __VA_ARGS__)
+#define DOD__WQ_A(P, SEL, kind, name)                                                          \
+    DOD__W_CAT(DOD__WQ_A_, DOD__W_IS_END(kind))(P, SEL, kind, name)
+#define DOD__WQ_B(P, SEL, kind, name)                                                          \
+    DOD__W_CAT(DOD__WQ_B_, DOD__W_IS_END(kind))(P, SEL, kind, name)
+#define DOD__WQ_A_0(P, SEL, kind, name) DOD__WQ_SEL_##SEL##_##kind(P, name) DOD__WQ_B ( P, SEL,
+#define DOD__WQ_B_0(P, SEL, kind, name) DOD__WQ_SEL_##SEL##_##kind(P, name) DOD__WQ_A ( P, SEL,
+#define DOD__WQ_A_1(P, SEL, kind, name)
+#define DOD__WQ_B_1(P, SEL, kind, name)
+#define DOD__WQ_SEL_1_1(P, name) DOD_CID(P, name),
+#define DOD__WQ_SEL_1_2(P, name)
+#define DOD__WQ_SEL_1_3(P, name)
+#define DOD__WQ_SEL_2_1(P, name)
+#define DOD__WQ_SEL_2_2(P, name) DOD_CID(P, name),
+#define DOD__WQ_SEL_2_3(P, name)
+#define DOD__WQ_SEL_3_1(P, name)
+#define DOD__WQ_SEL_3_2(P, name)
+#define DOD__WQ_SEL_3_3(P, name) DOD_CID(P, name),
+#define DOD__WQ_SEL_4_1(P, name) DOD_CID(P, name),
+#define DOD__WQ_SEL_4_2(P, name) DOD_CID(P, name),
+#define DOD__WQ_SEL_4_3(P, name)
+/* The ids of one kind of a query list, each followed by a comma: DOD__WQ_IDS(P, Q, 1) the
+ * written components, 2 the read ones, 3 the excluded ones, 4 the written and the read ones.
+ * For a second generator (a system schedule) that builds on the same lists. */
+#define DOD__WQ_IDS(P, Q, kind)                                                                \
+    DOD__WQ_EACH(P, kind, Q(DOD__WQ_W, DOD__WQ_R, DOD__WQ_X) DOD__W_END, ~)
+#define DOD__WQ_COLUMN(name)                                                                   \
+    c->name = (DOD__W_T(name) *)dod_world_field(it, (uint32_t)offsetof(dod__w_cidx, name));
+#define DOD__WQ_CCOLUMN(name)                                                                  \
+    c->name = (const DOD__W_T(name) *)dod_world_field(it, (uint32_t)offsetof(dod__w_cidx, name));
+
+#define DOD_QUERY(P, Q, LIST)                                                                  \
+    DOD__W_DATA const uint32_t P##_##Q##_writes[] = { DOD__WQ_IDS(P, LIST, 1) UINT32_MAX };    \
+    DOD__W_DATA const uint32_t P##_##Q##_reads[] = { DOD__WQ_IDS(P, LIST, 2) UINT32_MAX };     \
+    DOD__W_DATA const uint32_t P##_##Q##_excludes[] = { DOD__WQ_IDS(P, LIST, 3) UINT32_MAX };  \
+    enum {                                                                                     \
+        P##_##Q##_n_writes = LIST(DOD__W_ONE, DOD__W_SKIP, DOD__W_SKIP) 0,                     \
+        P##_##Q##_n_reads = LIST(DOD__W_SKIP, DOD__W_ONE, DOD__W_SKIP) 0,                      \
+        P##_##Q##_n_excludes = LIST(DOD__W_SKIP, DOD__W_SKIP, DOD__W_ONE) 0                    \
+    };                                                                                         \
+    typedef struct P##_##Q##_cols {                                                            \
+        uint32_t n;                                                                            \
+        uint32_t archetype;                                                                    \
+        const dod_entity *entities;                                                            \
+        LIST(DOD__W_PTR, DOD__W_CPTR, DOD__W_SKIP)                                             \
+    } P##_##Q##_cols;                                                                          \
+    DOD__GENERATED dod_status P##_##Q##_query(dod_query *q, const dod_world *w)                \
+    {                                                                                          \
+        static const uint32_t all[] = { DOD__WQ_IDS(P, LIST, 4) UINT32_MAX };                  \
+        return dod_query_init(q, w, all, P##_##Q##_n_writes + P##_##Q##_n_reads,               \
+                              P##_##Q##_excludes, P##_##Q##_n_excludes);                       \
+    }                                                                                          \
+    DOD__GENERATED int P##_##Q##_cols_of(const dod_world_iter *it, P##_##Q##_cols *c)          \
+    {                                                                                          \
+        typedef P##_cidx dod__w_cidx;                                                          \
+        (void)sizeof(dod__w_cidx); /* a list of X items only reads no column */                \
+        if (!it || !c || it->n == 0)                                                           \
+            return 0;                                                                          \
+        c->n = it->n;                                                                          \
+        c->archetype = it->archetype;                                                          \
+        c->entities = it->entities;                                                            \
+        LIST(DOD__WQ_COLUMN, DOD__WQ_CCOLUMN, DOD__W_SKIP)                                     \
+        return 1;                                                                              \
+    }                                                                                          \
+    DOD__GENERATED int P##_##Q##_next(dod_world_iter *it, P##_##Q##_cols *c)                   \
+    {                                                                                          \
+        return dod_world_next(it) && P##_##Q##_cols_of(it, c);                                 \
+    }                                                                                          \
+    DOD__GENERATED dod_status P##_##Q##_begin(dod_world_iter *it, const dod_world *w)          \
+    {                                                                                          \
+        dod_query q;                                                                           \
+        if (!it)                                                                               \
+            return DOD_E_INVALID;                                                              \
+        dod_status st = P##_##Q##_query(&q, w);                                                \
+        dod_world_iter_init(it, st == DOD_OK ? w : NULL, &q);                                  \
+        return st;                                                                             \
+    }
 
 #endif /* DOD_WORLD_TYPED_H */
 /* ---- end of include/dod/world_typed.h ---- */

@@ -22,8 +22,8 @@ static void step(uint32_t n, position *restrict p, const velocity *restrict v, f
 static void test_desc(void)
 {
     dod_world_desc d = game_desc();
-    CHECK_EQ(d.n_components, 4);
-    CHECK_EQ(d.n_archetypes, 3);
+    CHECK_EQ(d.n_components, 5);
+    CHECK_EQ(d.n_archetypes, 5);
     CHECK(d.alloc == NULL);
     CHECK(strcmp(d.components[1].name, "velocity") == 0);
     CHECK_EQ(d.components[3].size, sizeof(buffs));
@@ -34,21 +34,61 @@ static void test_desc(void)
     CHECK_EQ(d.archetypes[2].capacity, 0);
     CHECK_EQ(d.archetypes[2].components[1], DOD_CID(game, hitbox));
     CHECK_EQ(by_archetype[DOD_AID(game, entity_b)], 'b');
-    /* a caller changes block sizes and caps before creating */
-    dod_archetype_desc archs[3];
-    memcpy(archs, d.archetypes, sizeof archs);
-    archs[2].block_bytes = 1024;
-    archs[2].memory_cap = 2048;
-    d.archetypes = archs;
+    CHECK_EQ(d.archetypes[4].n_components, 0); /* marker: ids only */
+    CHECK_EQ(DOD_NARCHETYPES(game), d.n_archetypes);
+    CHECK_EQ(DOD_NCOMPONENTS(game), d.n_components);
+    CHECK_EQ(DOD_NARCHETYPES(tiny), 1);
+}
+
+static int same_archetype(const dod_archetype_desc *a, const dod_archetype_desc *b)
+{
+    return a->name == b->name && a->components == b->components &&
+           a->n_components == b->n_components && a->capacity == b->capacity &&
+           a->block_bytes == b->block_bytes && a->memory_cap == b->memory_cap;
+}
+
+/* Capacities, block sizes and caps decided at run time: the config is the desc's archetypes
+ * by name, one line per change. */
+static void test_config(void)
+{
+    game_config cfg = game_config_default();
+    dod_world_desc d = game_desc();
+    CHECK(same_archetype(&cfg.entity_a, &d.archetypes[0]));
+    CHECK(same_archetype(&cfg.entity_c, &d.archetypes[2]));
+    CHECK(same_archetype(&cfg.marker, &d.archetypes[4]));
+    cfg.entity_c.block_bytes = 1024;
+    cfg.entity_c.memory_cap = 2048;
+    cfg.entity_a.capacity = 10;
     dod_world *w;
-    CHECK_OK(dod_world_create(&w, &d));
+    CHECK_OK(game_create_config(&w, &cfg, NULL, 0));
     dod_entity e;
     uint32_t n = 0;
     while (game_entity_c_spawn(w, NULL, &e) == DOD_OK)
         ++n;
+    uint64_t before = world_snap(w);
     CHECK_STATUS(game_entity_c_spawn(w, NULL, &e), DOD_E_FULL);
-    CHECK(n > 0 && n == dod_world_count(w, DOD_AID(game, entity_c)));
+    CHECK(world_snap(w) == before);
+    CHECK(n == 64 && n == game_entity_c_count(w)); /* two blocks of 32 rows */
+    CHECK_OK(game_entity_a_spawn_n(w, 10, NULL));
+    CHECK_STATUS(game_entity_a_spawn(w, NULL, &e), DOD_E_FULL);
     dod_world_destroy(w);
+    /* NULL: the declared archetypes; the flags and the allocator reach the desc */
+    test_alloc ta;
+    test_alloc_init(&ta);
+    dod_allocator a = test_alloc_get(&ta);
+    CHECK_OK(game_create_config(&w, NULL, &a, DOD_WORLD_PREFAULT));
+    CHECK_OK(game_entity_a_spawn_n(w, 4096, NULL));
+    CHECK(ta.calls > 0);
+    dod_world_destroy(w);
+    test_alloc_finish(&ta);
+    dod_world *kept = (dod_world *)(void *)&cfg;
+    w = kept;
+    CHECK_STATUS(game_create_config(&w, &cfg, NULL, 0x10), DOD_E_INVALID);
+    cfg.entity_b.block_bytes = 16;
+    cfg.entity_b.capacity = 0; /* a chunked block too small for one row */
+    CHECK_STATUS(game_create_config(&w, &cfg, NULL, 0), DOD_E_INVALID);
+    CHECK(w == kept);
+    CHECK_STATUS(game_create_config(NULL, NULL, NULL, 0), DOD_E_INVALID);
 }
 
 static void test_loop(void)
@@ -111,10 +151,19 @@ static void test_loop(void)
     }
     CHECK_EQ(seen, 100);
     CHECK(game_get_position(w, a[7])->x == 8.0f);
+    /* the same loop, typed: declared once, a struct of column pointers per block */
+    game_movers_cols m;
+    seen = 0;
+    for (game_movers_begin(&it, w); game_movers_next(&it, &m);) {
+        step(m.n, m.position, m.velocity, 0.5f);
+        seen += m.n;
+    }
+    CHECK_EQ(seen, 100);
+    CHECK(game_get_position(w, a[7])->x == 8.5f);
 
     /* a regiment routed: entity_a -> entity_c keeps position and hitbox */
     CHECK_OK(dod_world_move(w, a[7], DOD_AID(game, entity_c)));
-    CHECK(game_get_position(w, a[7])->x == 8.0f && game_get_velocity(w, a[7]) == NULL);
+    CHECK(game_get_position(w, a[7])->x == 8.5f && game_get_velocity(w, a[7]) == NULL);
     dod_world_destroy(w);
 }
 
@@ -197,6 +246,7 @@ static void test_second_world(void)
 int main(void)
 {
     test_desc();
+    test_config();
     test_loop();
     test_add_remove();
     test_second_world();

@@ -256,6 +256,15 @@ DOD_API void *dod_world_field(const dod_world_iter *it, uint32_t component);
 DOD_API dod_status dod__world_spawn_row(dod_world *w, uint32_t archetype, dod_entity *out,
                                         unsigned char **block, uint32_t *row);
 
+/* Private, for the typed layer's bulk spawns: as dod_world_spawn_n, but the components are
+ * left as they are, for the caller to write, every one, before any other call: the n new
+ * rows are the archetype's rows from row *row of block *block on, in block order (the rest
+ * of that block, then rows 0 .. of the next ones: dod_world_block gives their columns).
+ * n == 0: no-op, *block and *row set to 0. Errors as dod_world_spawn_n, and DOD_E_INVALID
+ * for a NULL block or row. */
+DOD_API dod_status dod__world_spawn_rows(dod_world *w, uint32_t archetype, uint32_t n,
+                                         dod_entity *out, uint32_t *block, uint32_t *row);
+
 /* Private, for the inline lookups below; the layout may change in any release.
  * Every dod_world starts with a dod__world_head, which points at one dod__world_place per
  * archetype. A slot of the entity index: generation (DOD__WORLD_GEN_BITS), archetype (8 bits),
