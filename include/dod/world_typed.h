@@ -101,8 +101,8 @@
 #define DOD__W_INIT(name)                                                                      \
     memcpy(block + fields[offsetof(dod__w_cidx, name)].offset + (size_t)row * sizeof init->name, \
            &init->name, sizeof init->name);
-/* Bulk spawns: run rows of column `name` from row r of block c, written from one value or
- * from consecutive rows (the value copied first, so the stores cannot be reading it). */
+/* Bulk spawns: `run` rows of column `name` from row r of block c written with one value (copied
+ * first, so the stores cannot be reading it), or row i_ of the columns from one row struct. */
 #define DOD__W_FILL_RUN(name)                                                                  \
     {                                                                                          \
         DOD__W_T(name) *to_ = c.name + r;                                                      \
@@ -111,12 +111,7 @@
         for (uint32_t i_ = 0; i_ < run; ++i_)                                                  \
             memcpy(to_ + i_, &v_, sizeof v_);                                                  \
     }
-#define DOD__W_ROWS_RUN(name)                                                                  \
-    {                                                                                          \
-        DOD__W_T(name) *to_ = c.name + r;                                                      \
-        for (uint32_t i_ = 0; i_ < run; ++i_)                                                  \
-            memcpy(to_ + i_, &rows[done + i_].name, sizeof *to_);                              \
-    }
+#define DOD__W_ROW_CELL(name) memcpy(c.name + r + i_, &from_->name, sizeof from_->name);
 
 /* The deferred expansion (see the opening comment): items close a pending call carrying P. */
 #define DOD__W_CAT(a, b) DOD__W_CAT_I(a, b)
@@ -237,7 +232,10 @@
         for (uint32_t done = 0; st == DOD_OK && done < n && P##_##name##_block(w, b, &c);      \
              ++b, r = 0) {                                                                     \
             uint32_t run = c.n - r < n - done ? c.n - r : n - done;                            \
-            F(DOD__W_ROWS_RUN)                                                                 \
+            for (uint32_t i_ = 0; i_ < run; ++i_) { /* each row read once */                   \
+                const P##_##name##_row *from_ = rows + done + i_;                              \
+                F(DOD__W_ROW_CELL)                                                             \
+            }                                                                                  \
             done += run;                                                                       \
         }                                                                                      \
         return st;                                                                             \
