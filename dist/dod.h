@@ -1901,46 +1901,108 @@ static inline void *dod__world_field_at(const dod_world_iter *it, uint32_t compo
  *     typedef struct velocity { float x, y; } velocity;
  *     typedef struct hitbox   { float x, y, w, h; } hitbox;
  *     #define GAME_COMPONENTS(C) C(position) C(velocity) C(hitbox)
- *     #define ENTITY_A(X) X(position) X(velocity) X(hitbox)
- *     #define ENTITY_C(X) X(position) X(hitbox)
- *     #define GAME_ARCHETYPES(A) A(entity_a, ENTITY_A, 4096) A(entity_c, ENTITY_C, 0)
+ *     #define UNIT(X) X(position) X(velocity) X(hitbox)
+ *     #define WRECK(X) X(position) X(hitbox)
+ *     #define MARKER(X)                               (an archetype of ids only: allowed)
+ *     #define GAME_ARCHETYPES(A) A(unit, UNIT, 4096) A(wreck, WRECK, 0) A(marker, MARKER, 0)
  *                                        (name, components, capacity: > 0 fixed, 0 chunked)
  *     DOD_WORLD(game, GAME_COMPONENTS, GAME_ARCHETYPES)          (no trailing semicolon)
  * and gets, all static inline with no overhead beyond the pointer arithmetic:
- *     DOD_CID(game, position), DOD_AID(game, entity_a)   ids, integer constant expressions
- *     dod_world_desc game_desc(void)        the desc (change block sizes or caps, then create)
+ *     DOD_CID(game, position), DOD_AID(game, unit)   ids, integer constant expressions
+ *     DOD_NCOMPONENTS(game), DOD_NARCHETYPES(game)    their counts (3, 3), likewise
+ *     dod_world_desc game_desc(void)        the desc, pointing at static arrays
  *     game_create(&w, alloc)                 dod_world_create(&w, game_desc() with alloc)
- *     per archetype entity_a:
- *       game_entity_a_row   { position position; velocity velocity; hitbox hitbox; }
- *       game_entity_a_cols  { uint32_t n; const dod_entity *entities;
- *                             position *position; velocity *velocity; hitbox *hitbox; }
- *       game_entity_a_spawn(w, &row or NULL, &e)   spawn with the row's values (NULL: zeroed),
- *                                                   each component written once
- *       game_entity_a_block(w, b, &cols)           block b's columns, 0 once b is past the
- *                                                   last block (O(1) per block)
+ *     game_config  { dod_archetype_desc unit, wreck, marker; }   the archetypes, by name
+ *     game_config game_config_default(void)  the declared ones
+ *     game_create_config(&w, &cfg or NULL, alloc, flags)   create with these archetypes
+ *                                            (NULL: the declared ones) and desc.flags
+ *                                            (DOD_WORLD_PREFAULT or 0). Capacities, block
+ *                                            sizes and caps decided at run time:
+ *         game_config cfg = game_config_default();
+ *         cfg.wreck.capacity = n_wrecks;           (one line per archetype changed)
+ *         cfg.unit.block_bytes = 1u << 20;
+ *         dod_status st = game_create_config(&w, &cfg, NULL, 0);
+ *     per archetype unit:
+ *       game_unit_row   { position position; velocity velocity; hitbox hitbox; }
+ *       game_unit_cols  { uint32_t n;                  rows in the block
+ *                         const dod_entity *entities;  their handles
+ *                         position *position; velocity *velocity; hitbox *hitbox; }
+ *                                                      a column per component, n elements
+ *       game_unit_spawn(w, &row or NULL, &e or NULL)   spawn with the row's values (NULL:
+ *                                                      zeroed), each component written once
+ *       game_unit_spawn_n(w, n, out or NULL)           n rows zeroed (dod_world_spawn_n)
+ *       game_unit_spawn_fill(w, n, &row, out or NULL)  n rows, every one = *row
+ *       game_unit_spawn_rows(w, n, rows, out or NULL)  n rows from an array of n rows
+ *                       (the bulk spawns write each block's columns directly, all or nothing;
+ *                        out: n handles in row order; NULL row / rows: zeroed)
+ *       game_unit_block(w, b, &cols)       block b's columns, 0 once b is past the last
+ *                                          block (O(1) per block)
+ *       game_unit_count(w)                 dod_world_count
+ *       game_move_to_unit(w, e)            dod_world_move to unit
+ *     for an archetype without components (marker): game_marker_row is declared and never
+ *     defined (an ISO C struct needs a member), so every spawn takes NULL for it;
+ *     game_marker_cols is { n, entities }.
  *     per component position:
  *       position *game_get_position(w, e)          dod_world_get, typed (NULL likewise)
+ *       game_add_position(w, e, &value or NULL)    dod_world_add, then the value written
+ *                                                  (NULL: zeroed, or left as it was when e
+ *                                                  had it); DOD_E_UNDECLARED when no single
+ *                                                  archetype has e's set plus position
+ *       game_remove_position(w, e)                 dod_world_remove
  *       DOD_FIELD(&it, game, position)             dod_world_field, typed
  * The seed's loop is then, with `step` taking restrict pointers so the compiler vectorises it:
- *     game_entity_a_cols c;
- *     for (uint32_t b = 0; game_entity_a_block(w, b, &c); ++b)
+ *     game_unit_cols c;
+ *     for (uint32_t b = 0; game_unit_block(w, b, &c); ++b)
  *         step(c.n, c.position, c.velocity, dt);
+ *
+ * Typed queries, across archetypes. A query list names components with three callbacks,
+ * W written, R read, X excluded (what an entity must not have), in any order:
+ *     #define MOVERS(W, R, X) W(position) R(velocity) X(frozen)
+ *     DOD_QUERY(game, movers, MOVERS)                  (after DOD_WORLD; no semicolon)
+ * generates:
+ *     game_movers_cols  { uint32_t n; uint32_t archetype; const dod_entity *entities;
+ *                         position *position; const velocity *velocity; }
+ *                       a mutable column per W, a const one per R (writing through it does
+ *                       not compile), none for X; n rows from entities[0] on
+ *     game_movers_query(&q, w)        dod_query_init: all = the W and R items, none = X
+ *     game_movers_begin(&it, w)       the query and dod_world_iter_init in one call
+ *                                     (O(archetypes): the archetypes are matched each time)
+ *     game_movers_next(&it, &c)       dod_world_next, then cols_of: 1, or 0 when done
+ *     game_movers_cols_of(&it, &c)    c from an iterator standing on a block or on part of
+ *                                     one (a schedule's task); 0 when it stands on nothing
+ *     game_movers_writes[], game_movers_reads[], game_movers_excludes[]
+ *                                     the ids of each kind in list order, each array ending
+ *                                     with UINT32_MAX (none is empty in ISO C), and
+ *     game_movers_n_writes, game_movers_n_reads, game_movers_n_excludes   their counts
+ *                                     (enum constants): what a system schedule needs to know
+ *                                     what a system writes and reads
+ * so a system's body reads like the seed's loop:
+ *     dod_world_iter it;
+ *     game_movers_cols c;
+ *     for (game_movers_begin(&it, w); game_movers_next(&it, &c);)
+ *         step(c.n, c.position, c.velocity, dt);
+ * A list of X items only, or an empty one, is allowed: its cols carry n, archetype and
+ * entities (every entity without the X components; every entity). A query's name must not
+ * be an archetype's name (both make P_<name>_cols).
  *
  * Rules. Component types are named by a plain identifier that is also the member name (a
  * `position position;` member), declared at global scope: in C++ the generated structs refer
  * to them as `::position`, since a member of the same name would change the meaning of the
- * type's name inside the struct. Every typed archetype has at least one component. The lists
- * may be built from other lists (`#define ENTITY_B(X) ENTITY_C(X) X(velocity)`) as long as
- * each list macro expands to invocations of its callback.
+ * type's name inside the struct. A world has at least one component and one archetype. The
+ * lists may be built from other lists (`#define ENTITY_B(X) ENTITY_C(X) X(velocity)`) as long
+ * as each list macro expands to invocations of its callback (or to nothing).
  *
  * How the prefix reaches the generated names: the user's lists pass bare names, and a list's
  * callback cannot carry a third party's argument. So DOD_WORLD hands the archetype and
  * component lists a callback that emits its arguments followed by an unmatched `)`, and puts
  * `DOD__W_ARCH_A(P, ` in front: each item then closes one call that carries P, and that call
  * opens the next one (two macros alternate, since a macro cannot expand inside itself) until
- * it reads the end marker DOD__W_END. Ids need no prefix inside a list: DOD_CID is the
- * offset of a member in a struct of one char per component (table_typed.h's trick), and the
- * generated functions reach it through a local typedef. */
+ * it reads the end marker DOD__W_END. A query list's items do the same, carrying their kind
+ * (DOD__WQ_IDS(P, LIST, kind) gives the ids of one kind: a second generator can reuse it).
+ * Ids need no prefix inside a list: DOD_CID is the offset of a member in a struct of one char
+ * per component (table_typed.h's trick), and the generated functions reach it through a
+ * local typedef. Whether an archetype's list is empty is decided by the preprocessor: its
+ * items expand to `~, 1,`, and the second of what follows is 1 or the 0 placed after them. */
 #ifndef DOD_WORLD_TYPED_H
 #define DOD_WORLD_TYPED_H
 
