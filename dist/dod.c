@@ -421,7 +421,7 @@ void dod__refused(dod_status status, const char *file, int line, const char *cal
     if (!error_hook.hook)
         return;
     char text[256];
-    snprintf(text, sizeof text, "%s: %s", call, condition);
+    (void)snprintf(text, sizeof text, "%s: %s", call, condition);
     error_hook.hook(error_hook.ctx, status, file, line, text);
 }
 #endif

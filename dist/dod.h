@@ -2035,8 +2035,9 @@ static inline void *dod__world_field_at(const dod_world_iter *it, uint32_t compo
 /* Callbacks for component lists (X(name)) and archetype lists (A(name, F, cap)). */
 #define DOD__W_CHAR(name) char name;
 #define DOD__W_ACHAR(name, F, cap) char name;
-#define DOD__W_ONE(name) 1 +
-#define DOD__W_AONE(name, F, cap) 1 +
+/* Counting: a list of these, then 0, adds up to its items (a term is not an expression). */
+#define DOD__W_ONE(name) 1 +         /* NOLINT(bugprone-macro-parentheses) */
+#define DOD__W_AONE(name, F, cap) 1 + /* NOLINT(bugprone-macro-parentheses) */
 #define DOD__W_SKIP(name)
 /* A member's name cannot be parenthesised, hence the NOLINTs. */
 #define DOD__W_MEMBER(name) DOD__W_T(name) name;   /* NOLINT(bugprone-macro-parentheses) */
