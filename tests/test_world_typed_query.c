@@ -55,21 +55,17 @@ static void spawn(dod_world *w, model *m, test_rng *rng)
     velocity v = { rnd(rng), rnd(rng) };
     dod_entity e = { 0 };
     dod_status st = DOD_OK;
+#define SPAWN_MOVER(a)                                                                         \
+    {                                                                                          \
+        game_##a##_row r;                                                                      \
+        memset(&r, 0, sizeof r);                                                               \
+        r.position = p, r.velocity = v;                                                        \
+        st = game_##a##_spawn(w, &r, &e);                                                      \
+        break;                                                                                 \
+    }
     switch (arch) {
-    case DOD_AID(game, entity_a): {
-        game_entity_a_row r;
-        memset(&r, 0, sizeof r);
-        r.position = p, r.velocity = v;
-        st = game_entity_a_spawn(w, &r, &e);
-        break;
-    }
-    case DOD_AID(game, entity_b): {
-        game_entity_b_row r;
-        memset(&r, 0, sizeof r);
-        r.position = p, r.velocity = v;
-        st = game_entity_b_spawn(w, &r, &e);
-        break;
-    }
+    case DOD_AID(game, entity_a): SPAWN_MOVER(entity_a)
+    case DOD_AID(game, entity_b): SPAWN_MOVER(entity_b)
     case DOD_AID(game, entity_c): {
         game_entity_c_row r;
         memset(&r, 0, sizeof r);
