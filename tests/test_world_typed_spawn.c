@@ -173,6 +173,25 @@ static void test_against_one_by_one(uint64_t seed)
     dod_world_destroy(ref);
 }
 
+/* Long fills, written a line of copies at a time with a remainder (1023 rows) or none:
+ * every column of entity_a, against the same spawns one by one. */
+static void test_long_fill(void)
+{
+    dod_world *bulk = make(NULL), *ref = make(NULL);
+    rows_of *r = (rows_of *)calloc(1, sizeof *r);
+    test_rng rng = { 99 };
+    if (r)
+        random_bytes(&rng, &r->a[0], sizeof r->a[0]);
+    for (uint32_t n = 1023; r && n <= 3000; n += 1977) {
+        CHECK_OK(game_entity_a_spawn_fill(bulk, n, &r->a[0], NULL));
+        CHECK_OK(one_by_one(ref, DOD_AID(game, entity_a), n, r, 1));
+        CHECK(same_worlds(bulk, ref));
+    }
+    free(r);
+    dod_world_destroy(bulk);
+    dod_world_destroy(ref);
+}
+
 /* Every allocation of a bulk spawn (the block list and six blocks of 32 rows, for 205 rows)
  * fails in turn. */
 static const game_entity_c_row c_row = { { 1, 2 }, { 3, 4, 5, 6 } };
@@ -244,6 +263,7 @@ int main(void)
 {
     for (uint64_t seed = 1; seed <= 3; ++seed)
         test_against_one_by_one(seed);
+    test_long_fill();
     test_alloc_walk();
     test_refusals();
     test_marker();
