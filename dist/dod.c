@@ -37,17 +37,30 @@
 #include <string.h>
 
 /* Every refusal returns through these, so the error hook (dod_set_error_hook) can say which
- * check failed. DOD__FAIL(status, "what") returns the status from an expression;
- * DOD__REFUSE_IF(cond, status) returns it when cond holds, naming cond. In a release build
- * (DOD_DEBUG 0) both are the bare status. */
+ * check of which call failed. DOD__FAIL(status, "what") returns the status from an expression;
+ * DOD__REFUSE_IF(cond, status) returns it when cond holds, naming cond. Both name the function
+ * they are written in (__func__): the public call, when the check sits in it. A static helper
+ * that checks the arguments of one public call names that call instead, with
+ * DOD__FAIL_IN("dod_x_y", status, "what") and DOD__REFUSE_IF_IN("dod_x_y", cond, status).
+ * In a release build (DOD_DEBUG 0) all four are the bare status. */
 #if DOD_DEBUG
-void dod__refused(dod_status status, const char *file, int line, const char *condition);
+void dod__refused(dod_status status, const char *file, int line, const char *call,
+                  const char *condition);
 /* The status is the expression's value itself (not the hook's return), so static analysers
  * and the optimiser see which status a path returns. `status` is always a constant. */
-#  define DOD__FAIL(status, what) (dod__refused((status), __FILE__, __LINE__, (what)), (status))
+#  define DOD__FAIL_IN(call, status, what)                                                     \
+      (dod__refused((status), __FILE__, __LINE__, (call), (what)), (status))
 #else
-#  define DOD__FAIL(status, what) (status)
+#  define DOD__FAIL_IN(call, status, what) (status)
 #endif
+#define DOD__FAIL(status, what) DOD__FAIL_IN(__func__, status, what)
+/* cond is stringified here, where it is still the text the source wrote (an argument passed on
+ * to another macro would be expanded first). */
+#define DOD__REFUSE_IF_IN(call, cond, status)                                                  \
+    do {                                                                                       \
+        if (cond)                                                                              \
+            return DOD__FAIL_IN(call, (status), #cond);                                        \
+    } while (0)
 #define DOD__REFUSE_IF(cond, status)                                                           \
     do {                                                                                       \
         if (cond)                                                                              \
@@ -362,6 +375,7 @@ dod_allocator dod_arena_allocator(dod_arena *arena)
 #if !defined(_WIN32) && !defined(_POSIX_C_SOURCE)
 #  define _POSIX_C_SOURCE 200112L /* posix_memalign */
 #endif
+#include <stdio.h>
 #include <stdlib.h>
 #ifdef _WIN32
 #  include <malloc.h>
@@ -382,6 +396,7 @@ const char *dod_status_str(dod_status status)
     case DOD_E_STATE: return "invalid state";
     case DOD_E_SYSTEM: return "system call failed";
     case DOD_E_FULL: return "capacity reached";
+    case DOD_E_UNDECLARED: return "no single declared archetype has that component set";
     case DOD_STATUS_COUNT: break;
     }
     return "unknown status";
@@ -399,10 +414,15 @@ void dod_set_error_hook(dod_error_hook hook, void *ctx)
 }
 
 #if DOD_DEBUG
-void dod__refused(dod_status status, const char *file, int line, const char *condition)
+/* The hook's text is "call: condition"; a longer one is cut at the buffer's end. */
+void dod__refused(dod_status status, const char *file, int line, const char *call,
+                  const char *condition)
 {
-    if (error_hook.hook)
-        error_hook.hook(error_hook.ctx, status, file, line, condition);
+    if (!error_hook.hook)
+        return;
+    char text[256];
+    (void)snprintf(text, sizeof text, "%s: %s", call, condition);
+    error_hook.hook(error_hook.ctx, status, file, line, text);
 }
 #endif
 
@@ -1733,18 +1753,20 @@ static uint32_t blocks_for(const dod_executor *exec, uint32_t n_items)
     return b ? b : 1;
 }
 
+/* Its refusals name the call that took the desc. */
+#define DESC_CALL "dod_csr_build_desc"
 static dod_status check_desc(const dod_csr *csr, const dod_csr_desc *d)
 {
-    DOD__REFUSE_IF(!csr, DOD_E_INVALID);
-    DOD__REFUSE_IF(!d, DOD_E_INVALID);
-    DOD__REFUSE_IF(!d->keys && d->n_items > 0, DOD_E_INVALID);
-    DOD__REFUSE_IF(d->key_stride && d->key_stride < 4, DOD_E_INVALID);
-    DOD__REFUSE_IF(d->value_stride && d->value_stride < 4, DOD_E_INVALID);
-    DOD__REFUSE_IF((d->flags & ~DOD_CSR_BUILD_SORT_ROWS) != 0, DOD_E_INVALID);
-    DOD__REFUSE_IF((unsigned)d->strategy > DOD_CSR_BUILD_PARTITIONED, DOD_E_INVALID);
-    DOD__REFUSE_IF(!dod__exec_usable(d->exec), DOD_E_INVALID);
-    DOD__REFUSE_IF(d->n_rows == UINT32_MAX, DOD_E_OVERFLOW);
-    DOD__REFUSE_IF(d->n_rows == 0 && d->n_items > 0, DOD_E_RANGE);
+    DOD__REFUSE_IF_IN(DESC_CALL, !csr, DOD_E_INVALID);
+    DOD__REFUSE_IF_IN(DESC_CALL, !d, DOD_E_INVALID);
+    DOD__REFUSE_IF_IN(DESC_CALL, !d->keys && d->n_items > 0, DOD_E_INVALID);
+    DOD__REFUSE_IF_IN(DESC_CALL, d->key_stride && d->key_stride < 4, DOD_E_INVALID);
+    DOD__REFUSE_IF_IN(DESC_CALL, d->value_stride && d->value_stride < 4, DOD_E_INVALID);
+    DOD__REFUSE_IF_IN(DESC_CALL, (d->flags & ~DOD_CSR_BUILD_SORT_ROWS) != 0, DOD_E_INVALID);
+    DOD__REFUSE_IF_IN(DESC_CALL, (unsigned)d->strategy > DOD_CSR_BUILD_PARTITIONED, DOD_E_INVALID);
+    DOD__REFUSE_IF_IN(DESC_CALL, !dod__exec_usable(d->exec), DOD_E_INVALID);
+    DOD__REFUSE_IF_IN(DESC_CALL, d->n_rows == UINT32_MAX, DOD_E_OVERFLOW);
+    DOD__REFUSE_IF_IN(DESC_CALL, d->n_rows == 0 && d->n_items > 0, DOD_E_RANGE);
     return DOD_OK;
 }
 
@@ -1846,6 +1868,7 @@ dod_status dod_csr_build(dod_csr *csr, uint32_t n_rows, const void *keys, size_t
 #undef FAR_MAX
 #undef FAR_MAX_IN_L2
 #undef PARALLEL_MIN_ITEMS
+#undef DESC_CALL
 /* ---- end of src/csr_build.c ---- */
 
 /* ---- src/csr_format.c ---- */
@@ -5763,6 +5786,9 @@ struct dod_world {
     size_t bytes;         /* of this allocation (world, archetypes, places, field tables) */
     dod_allocator alloc;
     dod__world_arch *arch; /* n_archetypes, in the same allocation as the world */
+    uint8_t *toggle;       /* [archetype * n_components + component]: where add or remove of
+                              the component takes an entity of the archetype (the archetype
+                              itself: no single declared one); same allocation */
 };
 
 static inline uint32_t dod__world_slot_gen(uint64_t slot)
@@ -5854,6 +5880,11 @@ void dod__world_discard_slots(const dod_world *w, uint64_t *fresh, uint32_t fres
 
 /* Free every block and the block list of a (the world is being destroyed). */
 void dod__world_free_blocks(dod_world *w, dod__world_arch *a);
+
+/* Transitions (world_transitions.c). */
+
+/* Fill w->toggle from the archetypes' component sets (create, once). */
+void dod__world_fill_transitions(dod_world *w);
 
 #endif /* DOD_WORLD_LAYOUT_H */
 /* ---- end of src/world_layout.h ---- */
@@ -5976,23 +6007,48 @@ static uint32_t fixed_slots(const dod_world *w)
     return n < DOD__WORLD_MAX_SLOTS ? (uint32_t)n : DOD__WORLD_MAX_SLOTS;
 }
 
+/* The smallest page of the targets: a write every PAGE_BYTES reaches every page (larger
+ * pages are only written more than once). */
+#define PAGE_BYTES 4096u
+
+static void touch_pages(unsigned char *p, size_t bytes)
+{
+    for (size_t at = 0; at < bytes; at += PAGE_BYTES)
+        p[at] = 0;
+}
+
+/* DOD_WORLD_PREFAULT: what create allocated for rows to come, the fixed blocks and the entity
+ * index, is written to now, so the operating system maps its pages here rather than during
+ * the first spawns. Their contents are unspecified until a spawn writes them. */
+static void prefault(dod_world *w)
+{
+    for (uint32_t i = 0; i < w->n_archetypes; ++i)
+        if (w->arch[i].fixed)
+            touch_pages(w->arch[i].place->blocks[0], w->arch[i].block_bytes);
+    touch_pages((unsigned char *)w->head.slots, (size_t)w->slot_cap * sizeof *w->head.slots);
+}
+
 dod_status dod_world_create(dod_world **out, const dod_world_desc *desc)
 {
     DOD__REFUSE_IF(!out, DOD_E_INVALID);
     DOD__REFUSE_IF(!desc, DOD_E_INVALID);
+    DOD__REFUSE_IF((desc->flags & ~DOD_WORLD_PREFAULT) != 0, DOD_E_INVALID);
     dod_status st = check_world_desc(desc);
     if (st != DOD_OK)
         return st;
     /* One allocation: the world, its archetypes, their places and their field tables (one
-     * entry per archetype and component: n_archetypes * n_components, at most 1 MiB). */
+     * entry per archetype and component: n_archetypes * n_components, at most 1 MiB), then
+     * the add / remove table (a byte per archetype and component, at most 64 KiB). */
     dod_allocator alloc = dod__allocator_or_heap(desc->alloc);
     size_t head, archs, places, bytes;
+    size_t toggles = (size_t)desc->n_archetypes * desc->n_components;
     DOD__REFUSE_IF(!dod__align_up(sizeof(dod_world), &head), DOD_E_OVERFLOW);
     DOD__REFUSE_IF(!dod__mul(desc->n_archetypes, sizeof(dod__world_arch), &archs) ||
                        !dod__mul(desc->n_archetypes, sizeof(dod__world_place), &places) ||
                        !dod__mul((size_t)desc->n_archetypes * desc->n_components,
                                  sizeof(dod__world_field), &bytes) ||
-                       !dod__add(head + archs + places, bytes, &bytes),
+                       !dod__add(head + archs + places, bytes, &bytes) ||
+                       !dod__add(bytes, toggles, &bytes),
                    DOD_E_OVERFLOW);
     dod_world *w = (dod_world *)dod__alloc(&alloc, bytes);
     DOD__REFUSE_IF(!w, DOD_E_NOMEM);
@@ -6019,6 +6075,8 @@ dod_status dod_world_create(dod_world **out, const dod_world_desc *desc)
         }
         fields += w->head.n_components;
     }
+    w->toggle = (uint8_t *)(void *)fields;
+    dod__world_fill_transitions(w);
     /* Every fixed archetype's block now, and the entity index for all of their rows. */
     for (uint32_t i = 0; i < w->n_archetypes && st == DOD_OK; ++i)
         if (w->arch[i].fixed)
@@ -6032,6 +6090,8 @@ dod_status dod_world_create(dod_world **out, const dod_world_desc *desc)
         return st;
     }
     dod__world_install_slots(w, slots, slot_cap);
+    if (desc->flags & DOD_WORLD_PREFAULT)
+        prefault(w);
     w->head.tag_hi = next_world_tag() << DOD__WORLD_GEN_BITS;
     *out = w;
     return DOD_OK;
@@ -6066,6 +6126,7 @@ size_t dod_world_bytes(const dod_world *w)
     }
     return total;
 }
+#undef PAGE_BYTES
 /* ---- end of src/world.c ---- */
 
 /* ---- src/world_entities.c ---- */
@@ -6185,15 +6246,12 @@ static inline dod_status make_room(dod_world *w, dod__world_arch *a, uint32_t n_
     return make_room_slow(w, a, n_slots, n_rows);
 }
 
-/* Append a row to `archetype` for a new entity, its components not written yet: checks the
- * call, makes room, takes a slot, stores the handle in *out and in the id column, and gives
- * the row's block and row. */
+/* Append a row to `archetype` (checked by the caller, so its refusals name the public call)
+ * for a new entity, its components not written yet: makes room, takes a slot, stores the
+ * handle in the id column and in *out (when not NULL), and gives the row's block and row. */
 static inline dod_status spawn_row(dod_world *w, uint32_t archetype, dod_entity *out,
                                    unsigned char **block, uint32_t *row)
 {
-    DOD__REFUSE_IF(!w, DOD_E_INVALID);
-    DOD__REFUSE_IF(!out, DOD_E_INVALID);
-    DOD__REFUSE_IF(archetype >= w->n_archetypes, DOD_E_RANGE);
     dod__world_arch *a = &w->arch[archetype];
     dod_status st = make_room(w, a, 1, 1);
     if (st != DOD_OK)
@@ -6204,12 +6262,15 @@ static inline dod_status spawn_row(dod_world *w, uint32_t archetype, dod_entity 
     dod_entity e = dod__world_handle(w, index, gen);
     dod__world_ids(*block)[*row] = e;
     w->head.slots[index] = dod__world_slot_make(gen, archetype, loc);
-    *out = e;
+    if (out)
+        *out = e;
     return DOD_OK;
 }
 
 dod_status dod_world_spawn(dod_world *w, uint32_t archetype, dod_entity *out)
 {
+    DOD__REFUSE_IF(!w, DOD_E_INVALID);
+    DOD__REFUSE_IF(archetype >= w->n_archetypes, DOD_E_RANGE);
     unsigned char *block;
     uint32_t row;
     dod_status st = spawn_row(w, archetype, out, &block, &row);
@@ -6224,15 +6285,17 @@ dod_status dod_world_spawn(dod_world *w, uint32_t archetype, dod_entity *out)
 dod_status dod__world_spawn_row(dod_world *w, uint32_t archetype, dod_entity *out,
                                 unsigned char **block, uint32_t *row)
 {
+    DOD__REFUSE_IF(!w, DOD_E_INVALID);
+    DOD__REFUSE_IF(archetype >= w->n_archetypes, DOD_E_RANGE);
     return spawn_row(w, archetype, out, block, row);
 }
 
-dod_status dod_world_spawn_n(dod_world *w, uint32_t archetype, uint32_t n, dod_entity *out)
+/* Append n > 0 rows to `archetype` (checked by the caller) for n new entities, all or
+ * nothing: their handles in out (when not NULL), the components zeroed when `zero` (else left
+ * for the caller to write), the first new row's location in *first. */
+static dod_status spawn_many(dod_world *w, uint32_t archetype, uint32_t n, dod_entity *out,
+                             int zero, uint64_t *first)
 {
-    DOD__REFUSE_IF(!w, DOD_E_INVALID);
-    DOD__REFUSE_IF(archetype >= w->n_archetypes, DOD_E_RANGE);
-    if (n == 0)
-        return DOD_OK;
     dod__world_arch *a = &w->arch[archetype];
     dod_status st = make_room(w, a, n, n);
     if (st != DOD_OK)
@@ -6242,12 +6305,14 @@ dod_status dod_world_spawn_n(dod_world *w, uint32_t archetype, uint32_t n, dod_e
         uint32_t row;
         unsigned char *block;
         uint64_t loc = push_row(a, &block, &row);
+        if (done == 0)
+            *first = loc;
         uint32_t run = a->rows_per_block - row;
         if (run > n - done)
             run = n - done;
         a->n_rows += run - 1; /* push_row counted the first */
         a->tail += run - 1;
-        for (uint32_t k = 0; k < a->n_cols; ++k)
+        for (uint32_t k = 0; zero && k < a->n_cols; ++k)
             memset(dod__world_cell(a, block, k, row), 0, (size_t)run * a->cols[k].size);
         dod_entity *ids = dod__world_ids(block) + row;
         uint32_t i = 0;
@@ -6276,6 +6341,30 @@ dod_status dod_world_spawn_n(dod_world *w, uint32_t archetype, uint32_t n, dod_e
     return DOD_OK;
 }
 
+dod_status dod_world_spawn_n(dod_world *w, uint32_t archetype, uint32_t n, dod_entity *out)
+{
+    DOD__REFUSE_IF(!w, DOD_E_INVALID);
+    DOD__REFUSE_IF(archetype >= w->n_archetypes, DOD_E_RANGE);
+    uint64_t first;
+    return n ? spawn_many(w, archetype, n, out, 1, &first) : DOD_OK;
+}
+
+dod_status dod__world_spawn_rows(dod_world *w, uint32_t archetype, uint32_t n, dod_entity *out,
+                                 uint32_t *block, uint32_t *row)
+{
+    DOD__REFUSE_IF(!w, DOD_E_INVALID);
+    DOD__REFUSE_IF(!block || !row, DOD_E_INVALID);
+    DOD__REFUSE_IF(archetype >= w->n_archetypes, DOD_E_RANGE);
+    uint64_t first = 0;
+    dod_status st = n ? spawn_many(w, archetype, n, out, 0, &first) : DOD_OK;
+    if (st == DOD_OK) {
+        const dod__world_place *p = w->arch[archetype].place;
+        *block = (uint32_t)(first >> p->shift);
+        *row = (uint32_t)first & p->row_mask;
+    }
+    return st;
+}
+
 /* The block of a location of a, and its row in *row. */
 static inline unsigned char *locate(const dod__world_arch *a, uint64_t loc, uint32_t *row)
 {
@@ -6287,7 +6376,8 @@ dod_status dod_world_despawn(dod_world *w, dod_entity e)
 {
     DOD__REFUSE_IF(!w, DOD_E_INVALID);
     const uint64_t *s = dod__world_resolve(w, e);
-    DOD__REFUSE_IF(!s, DOD_E_NOT_FOUND);
+    if (!s)
+        return DOD__FAIL(DOD_E_NOT_FOUND, "e is not alive in w");
     dod__world_arch *a = &w->arch[dod__world_slot_arch(*s)];
     uint64_t loc = dod__world_slot_loc(*s);
     uint32_t row;
@@ -6302,7 +6392,8 @@ dod_status dod_world_move(dod_world *w, dod_entity e, uint32_t archetype)
     DOD__REFUSE_IF(!w, DOD_E_INVALID);
     DOD__REFUSE_IF(archetype >= w->n_archetypes, DOD_E_RANGE);
     const uint64_t *s = dod__world_resolve(w, e);
-    DOD__REFUSE_IF(!s, DOD_E_NOT_FOUND);
+    if (!s)
+        return DOD__FAIL(DOD_E_NOT_FOUND, "e is not alive in w");
     uint32_t from = dod__world_slot_arch(*s);
     if (from == archetype)
         return DOD_OK;
@@ -6359,7 +6450,7 @@ uint32_t dod_world_archetype_of(const dod_world *w, dod_entity e)
 static dod_status add_bits(const dod_world *w, const uint32_t *ids, uint32_t n, uint64_t *bits)
 {
     for (uint32_t i = 0; i < n; ++i) {
-        DOD__REFUSE_IF(ids[i] >= w->head.n_components, DOD_E_RANGE);
+        DOD__REFUSE_IF_IN("dod_query_init", ids[i] >= w->head.n_components, DOD_E_RANGE);
         bits[ids[i] / 64] |= 1ull << (ids[i] % 64);
     }
     return DOD_OK;
@@ -6614,4 +6705,97 @@ void dod__world_discard_slots(const dod_world *w, uint64_t *fresh, uint32_t fres
         dod__free(&w->alloc, fresh, (size_t)fresh_cap * sizeof *fresh);
 }
 /* ---- end of src/world_storage.c ---- */
+
+/* ---- src/world_transitions.c ---- */
+/* Adding and removing one component: the archetype each (archetype, component) pair leads to,
+ * worked out once at create from the declared component sets, then a lookup and a move. */
+
+enum { SET_WORDS = DOD_WORLD_MAX_COMPONENTS / 64 };
+
+/* The one component in which two sets differ, or UINT32_MAX when they differ in none or in
+ * more than one. */
+static uint32_t only_difference(const uint64_t *a, const uint64_t *b)
+{
+    uint32_t found = UINT32_MAX;
+    for (uint32_t k = 0; k < SET_WORDS; ++k) {
+        uint64_t diff = a[k] ^ b[k];
+        if (diff == 0)
+            continue;
+        if (found != UINT32_MAX || (diff & (diff - 1)) != 0)
+            return UINT32_MAX;
+        found = k * 64;
+        while (!(diff & 1u)) {
+            diff >>= 1;
+            ++found;
+        }
+    }
+    return found;
+}
+
+static int same_set(const uint64_t *a, const uint64_t *b)
+{
+    return memcmp(a, b, SET_WORDS * sizeof *a) == 0;
+}
+
+/* toggle[a][c] = the archetype whose set is a's with c added (a lacks c) or removed (a has
+ * it), when exactly one archetype has that set; otherwise a itself. Every pair of archetypes
+ * is compared once: O(archetypes^2) set comparisons at create (65536 for 256 archetypes). */
+void dod__world_fill_transitions(dod_world *w)
+{
+    uint32_t n_arch = w->n_archetypes, n_comp = w->head.n_components;
+    /* shared[b]: another archetype has b's set, so no add or remove leads to b */
+    unsigned char shared[DOD_WORLD_MAX_ARCHETYPES] = { 0 };
+    for (uint32_t a = 0; a < n_arch; ++a) {
+        for (uint32_t c = 0; c < n_comp; ++c)
+            w->toggle[(size_t)a * n_comp + c] = (uint8_t)a;
+        for (uint32_t b = a + 1; b < n_arch; ++b)
+            if (same_set(w->arch[a].comp_bits, w->arch[b].comp_bits))
+                shared[a] = shared[b] = 1;
+    }
+    for (uint32_t a = 0; a < n_arch; ++a)
+        for (uint32_t b = 0; b < n_arch; ++b) {
+            if (shared[b])
+                continue;
+            uint32_t c = only_difference(w->arch[a].comp_bits, w->arch[b].comp_bits);
+            if (c != UINT32_MAX)
+                w->toggle[(size_t)a * n_comp + c] = (uint8_t)b;
+        }
+}
+
+static int has(const dod__world_arch *a, uint32_t component)
+{
+    return (int)(a->comp_bits[component / 64] >> (component % 64) & 1u);
+}
+
+/* Add (want 1) or remove (want 0) `component`; refusals name `call`, the public function. */
+static dod_status change(dod_world *w, dod_entity e, uint32_t component, int want,
+                         const char *call)
+{
+    (void)call; /* a release build names no call */
+    DOD__REFUSE_IF_IN(call, !w, DOD_E_INVALID);
+    DOD__REFUSE_IF_IN(call, component >= w->head.n_components, DOD_E_RANGE);
+    const uint64_t *s = dod__world_resolve(w, e);
+    if (!s)
+        return DOD__FAIL_IN(call, DOD_E_NOT_FOUND, "e is not alive in w");
+    uint32_t from = dod__world_slot_arch(*s);
+    if (has(&w->arch[from], component) == want)
+        return DOD_OK;
+    uint32_t to = w->toggle[(size_t)from * w->head.n_components + component];
+    if (to == from)
+        return DOD__FAIL_IN(call, DOD_E_UNDECLARED,
+                            want ? "no single declared archetype has e's set plus component"
+                                 : "no single declared archetype has e's set minus component");
+    return dod_world_move(w, e, to);
+}
+
+dod_status dod_world_add(dod_world *w, dod_entity e, uint32_t component)
+{
+    return change(w, e, component, 1, "dod_world_add");
+}
+
+dod_status dod_world_remove(dod_world *w, dod_entity e, uint32_t component)
+{
+    return change(w, e, component, 0, "dod_world_remove");
+}
+/* ---- end of src/world_transitions.c ---- */
 

@@ -3,8 +3,10 @@
  * Three entity types declared once (A: position, movement, hitbox, buffs; B: position,
  * movement, hitbox; C: position, hitbox), each a structure of arrays; the seed's loop
  * (position += movement over every entity of a type) on columns the compiler vectorises;
- * then a regiment that becomes routed loses its movement: it moves from B to C, keeping its
- * handle, its position and its hitbox. Checks its own results; exits non-zero if wrong. */
+ * then a regiment that becomes routed loses its movement (B minus movement is C: it moves
+ * there, keeping its handle, its position and its hitbox), and a typed query steps
+ * everything that moves, whatever its type. Checks its own results; exits non-zero if
+ * wrong. */
 #include <dod/dod.h>
 #include <stdio.h>
 
@@ -22,6 +24,9 @@ typedef struct buffs { uint32_t id[4]; float left[4]; } buffs;
 #define GAME_ARCHETYPES(A) A(entity_a, ENTITY_A, 4096) A(entity_b, ENTITY_B, 4096) \
                            A(entity_c, ENTITY_C, 0)
 DOD_WORLD(game, GAME_COMPONENTS, GAME_ARCHETYPES)
+/* Everything that moves: position written, movement read (a const column). */
+#define MOVING(W, R, X) W(position) R(movement)
+DOD_QUERY(game, moving, MOVING)
 
 /* The seed's loop body: restrict columns, so the compiler vectorises it. */
 static void step(uint32_t n, position *restrict p, const movement *restrict m)
@@ -75,23 +80,20 @@ int main(void)
             step(c.n, c.position, c.movement);
     }
 
-    /* Regiment 17 of type B is routed: it loses its movement and becomes a C. */
+    /* Regiment 17 of type B is routed: it loses its movement, and B without movement is C
+     * (the one declared archetype with exactly {position, hitbox}). */
     dod_entity routed = b[17];
-    if ((st = dod_world_move(w, routed, DOD_AID(game, entity_c))) != DOD_OK)
-        return fail("move", st);
+    if ((st = game_remove_movement(w, routed)) != DOD_OK)
+        return fail("remove movement", st);
 
-    /* Another tick, now over everything that has both a position and a movement: a query
-     * across archetypes (A and B, not C). */
-    const uint32_t moving[] = { DOD_CID(game, position), DOD_CID(game, movement) };
-    dod_query q;
-    if ((st = dod_query_init(&q, w, moving, 2, NULL, 0)) != DOD_OK)
-        return fail("query", st);
+    /* Another tick, now over everything that has both a position and a movement: a typed
+     * query across archetypes (A and B, not C), one struct of columns per block. */
     dod_world_iter it;
+    game_moving_cols m;
     uint32_t stepped = 0;
-    dod_world_iter_init(&it, w, &q);
-    while (dod_world_next(&it)) {
-        step(it.n, DOD_FIELD(&it, game, position), DOD_FIELD(&it, game, movement));
-        stepped += it.n;
+    for (game_moving_begin(&it, w); game_moving_next(&it, &m);) {
+        step(m.n, m.position, m.movement);
+        stepped += m.n;
     }
 
     /* Check: the routed regiment kept its handle, position and hitbox; it stopped moving. */

@@ -3,6 +3,7 @@
 #  define _POSIX_C_SOURCE 200112L /* posix_memalign */
 #endif
 #include "internal.h"
+#include <stdio.h>
 #include <stdlib.h>
 #ifdef _WIN32
 #  include <malloc.h>
@@ -23,6 +24,7 @@ const char *dod_status_str(dod_status status)
     case DOD_E_STATE: return "invalid state";
     case DOD_E_SYSTEM: return "system call failed";
     case DOD_E_FULL: return "capacity reached";
+    case DOD_E_UNDECLARED: return "no single declared archetype has that component set";
     case DOD_STATUS_COUNT: break;
     }
     return "unknown status";
@@ -40,10 +42,15 @@ void dod_set_error_hook(dod_error_hook hook, void *ctx)
 }
 
 #if DOD_DEBUG
-void dod__refused(dod_status status, const char *file, int line, const char *condition)
+/* The hook's text is "call: condition"; a longer one is cut at the buffer's end. */
+void dod__refused(dod_status status, const char *file, int line, const char *call,
+                  const char *condition)
 {
-    if (error_hook.hook)
-        error_hook.hook(error_hook.ctx, status, file, line, condition);
+    if (!error_hook.hook)
+        return;
+    char text[256];
+    (void)snprintf(text, sizeof text, "%s: %s", call, condition);
+    error_hook.hook(error_hook.ctx, status, file, line, text);
 }
 #endif
 

@@ -154,18 +154,20 @@ static uint32_t blocks_for(const dod_executor *exec, uint32_t n_items)
     return b ? b : 1;
 }
 
+/* Its refusals name the call that took the desc. */
+#define DESC_CALL "dod_csr_build_desc"
 static dod_status check_desc(const dod_csr *csr, const dod_csr_desc *d)
 {
-    DOD__REFUSE_IF(!csr, DOD_E_INVALID);
-    DOD__REFUSE_IF(!d, DOD_E_INVALID);
-    DOD__REFUSE_IF(!d->keys && d->n_items > 0, DOD_E_INVALID);
-    DOD__REFUSE_IF(d->key_stride && d->key_stride < 4, DOD_E_INVALID);
-    DOD__REFUSE_IF(d->value_stride && d->value_stride < 4, DOD_E_INVALID);
-    DOD__REFUSE_IF((d->flags & ~DOD_CSR_BUILD_SORT_ROWS) != 0, DOD_E_INVALID);
-    DOD__REFUSE_IF((unsigned)d->strategy > DOD_CSR_BUILD_PARTITIONED, DOD_E_INVALID);
-    DOD__REFUSE_IF(!dod__exec_usable(d->exec), DOD_E_INVALID);
-    DOD__REFUSE_IF(d->n_rows == UINT32_MAX, DOD_E_OVERFLOW);
-    DOD__REFUSE_IF(d->n_rows == 0 && d->n_items > 0, DOD_E_RANGE);
+    DOD__REFUSE_IF_IN(DESC_CALL, !csr, DOD_E_INVALID);
+    DOD__REFUSE_IF_IN(DESC_CALL, !d, DOD_E_INVALID);
+    DOD__REFUSE_IF_IN(DESC_CALL, !d->keys && d->n_items > 0, DOD_E_INVALID);
+    DOD__REFUSE_IF_IN(DESC_CALL, d->key_stride && d->key_stride < 4, DOD_E_INVALID);
+    DOD__REFUSE_IF_IN(DESC_CALL, d->value_stride && d->value_stride < 4, DOD_E_INVALID);
+    DOD__REFUSE_IF_IN(DESC_CALL, (d->flags & ~DOD_CSR_BUILD_SORT_ROWS) != 0, DOD_E_INVALID);
+    DOD__REFUSE_IF_IN(DESC_CALL, (unsigned)d->strategy > DOD_CSR_BUILD_PARTITIONED, DOD_E_INVALID);
+    DOD__REFUSE_IF_IN(DESC_CALL, !dod__exec_usable(d->exec), DOD_E_INVALID);
+    DOD__REFUSE_IF_IN(DESC_CALL, d->n_rows == UINT32_MAX, DOD_E_OVERFLOW);
+    DOD__REFUSE_IF_IN(DESC_CALL, d->n_rows == 0 && d->n_items > 0, DOD_E_RANGE);
     return DOD_OK;
 }
 

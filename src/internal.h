@@ -6,17 +6,30 @@
 #include <string.h>
 
 /* Every refusal returns through these, so the error hook (dod_set_error_hook) can say which
- * check failed. DOD__FAIL(status, "what") returns the status from an expression;
- * DOD__REFUSE_IF(cond, status) returns it when cond holds, naming cond. In a release build
- * (DOD_DEBUG 0) both are the bare status. */
+ * check of which call failed. DOD__FAIL(status, "what") returns the status from an expression;
+ * DOD__REFUSE_IF(cond, status) returns it when cond holds, naming cond. Both name the function
+ * they are written in (__func__): the public call, when the check sits in it. A static helper
+ * that checks the arguments of one public call names that call instead, with
+ * DOD__FAIL_IN("dod_x_y", status, "what") and DOD__REFUSE_IF_IN("dod_x_y", cond, status).
+ * In a release build (DOD_DEBUG 0) all four are the bare status. */
 #if DOD_DEBUG
-void dod__refused(dod_status status, const char *file, int line, const char *condition);
+void dod__refused(dod_status status, const char *file, int line, const char *call,
+                  const char *condition);
 /* The status is the expression's value itself (not the hook's return), so static analysers
  * and the optimiser see which status a path returns. `status` is always a constant. */
-#  define DOD__FAIL(status, what) (dod__refused((status), __FILE__, __LINE__, (what)), (status))
+#  define DOD__FAIL_IN(call, status, what)                                                     \
+      (dod__refused((status), __FILE__, __LINE__, (call), (what)), (status))
 #else
-#  define DOD__FAIL(status, what) (status)
+#  define DOD__FAIL_IN(call, status, what) (status)
 #endif
+#define DOD__FAIL(status, what) DOD__FAIL_IN(__func__, status, what)
+/* cond is stringified here, where it is still the text the source wrote (an argument passed on
+ * to another macro would be expanded first). */
+#define DOD__REFUSE_IF_IN(call, cond, status)                                                  \
+    do {                                                                                       \
+        if (cond)                                                                              \
+            return DOD__FAIL_IN(call, (status), #cond);                                        \
+    } while (0)
 #define DOD__REFUSE_IF(cond, status)                                                           \
     do {                                                                                       \
         if (cond)                                                                              \

@@ -119,23 +119,48 @@ static uint32_t fixed_slots(const dod_world *w)
     return n < DOD__WORLD_MAX_SLOTS ? (uint32_t)n : DOD__WORLD_MAX_SLOTS;
 }
 
+/* The smallest page of the targets: a write every PAGE_BYTES reaches every page (larger
+ * pages are only written more than once). */
+#define PAGE_BYTES 4096u
+
+static void touch_pages(unsigned char *p, size_t bytes)
+{
+    for (size_t at = 0; at < bytes; at += PAGE_BYTES)
+        p[at] = 0;
+}
+
+/* DOD_WORLD_PREFAULT: what create allocated for rows to come, the fixed blocks and the entity
+ * index, is written to now, so the operating system maps its pages here rather than during
+ * the first spawns. Their contents are unspecified until a spawn writes them. */
+static void prefault(dod_world *w)
+{
+    for (uint32_t i = 0; i < w->n_archetypes; ++i)
+        if (w->arch[i].fixed)
+            touch_pages(w->arch[i].place->blocks[0], w->arch[i].block_bytes);
+    touch_pages((unsigned char *)w->head.slots, (size_t)w->slot_cap * sizeof *w->head.slots);
+}
+
 dod_status dod_world_create(dod_world **out, const dod_world_desc *desc)
 {
     DOD__REFUSE_IF(!out, DOD_E_INVALID);
     DOD__REFUSE_IF(!desc, DOD_E_INVALID);
+    DOD__REFUSE_IF((desc->flags & ~DOD_WORLD_PREFAULT) != 0, DOD_E_INVALID);
     dod_status st = check_world_desc(desc);
     if (st != DOD_OK)
         return st;
     /* One allocation: the world, its archetypes, their places and their field tables (one
-     * entry per archetype and component: n_archetypes * n_components, at most 1 MiB). */
+     * entry per archetype and component: n_archetypes * n_components, at most 1 MiB), then
+     * the add / remove table (a byte per archetype and component, at most 64 KiB). */
     dod_allocator alloc = dod__allocator_or_heap(desc->alloc);
     size_t head, archs, places, bytes;
+    size_t toggles = (size_t)desc->n_archetypes * desc->n_components;
     DOD__REFUSE_IF(!dod__align_up(sizeof(dod_world), &head), DOD_E_OVERFLOW);
     DOD__REFUSE_IF(!dod__mul(desc->n_archetypes, sizeof(dod__world_arch), &archs) ||
                        !dod__mul(desc->n_archetypes, sizeof(dod__world_place), &places) ||
                        !dod__mul((size_t)desc->n_archetypes * desc->n_components,
                                  sizeof(dod__world_field), &bytes) ||
-                       !dod__add(head + archs + places, bytes, &bytes),
+                       !dod__add(head + archs + places, bytes, &bytes) ||
+                       !dod__add(bytes, toggles, &bytes),
                    DOD_E_OVERFLOW);
     dod_world *w = (dod_world *)dod__alloc(&alloc, bytes);
     DOD__REFUSE_IF(!w, DOD_E_NOMEM);
@@ -162,6 +187,8 @@ dod_status dod_world_create(dod_world **out, const dod_world_desc *desc)
         }
         fields += w->head.n_components;
     }
+    w->toggle = (uint8_t *)(void *)fields;
+    dod__world_fill_transitions(w);
     /* Every fixed archetype's block now, and the entity index for all of their rows. */
     for (uint32_t i = 0; i < w->n_archetypes && st == DOD_OK; ++i)
         if (w->arch[i].fixed)
@@ -175,6 +202,8 @@ dod_status dod_world_create(dod_world **out, const dod_world_desc *desc)
         return st;
     }
     dod__world_install_slots(w, slots, slot_cap);
+    if (desc->flags & DOD_WORLD_PREFAULT)
+        prefault(w);
     w->head.tag_hi = next_world_tag() << DOD__WORLD_GEN_BITS;
     *out = w;
     return DOD_OK;

@@ -115,15 +115,12 @@ static inline dod_status make_room(dod_world *w, dod__world_arch *a, uint32_t n_
     return make_room_slow(w, a, n_slots, n_rows);
 }
 
-/* Append a row to `archetype` for a new entity, its components not written yet: checks the
- * call, makes room, takes a slot, stores the handle in *out and in the id column, and gives
- * the row's block and row. */
+/* Append a row to `archetype` (checked by the caller, so its refusals name the public call)
+ * for a new entity, its components not written yet: makes room, takes a slot, stores the
+ * handle in the id column and in *out (when not NULL), and gives the row's block and row. */
 static inline dod_status spawn_row(dod_world *w, uint32_t archetype, dod_entity *out,
                                    unsigned char **block, uint32_t *row)
 {
-    DOD__REFUSE_IF(!w, DOD_E_INVALID);
-    DOD__REFUSE_IF(!out, DOD_E_INVALID);
-    DOD__REFUSE_IF(archetype >= w->n_archetypes, DOD_E_RANGE);
     dod__world_arch *a = &w->arch[archetype];
     dod_status st = make_room(w, a, 1, 1);
     if (st != DOD_OK)
@@ -134,12 +131,15 @@ static inline dod_status spawn_row(dod_world *w, uint32_t archetype, dod_entity 
     dod_entity e = dod__world_handle(w, index, gen);
     dod__world_ids(*block)[*row] = e;
     w->head.slots[index] = dod__world_slot_make(gen, archetype, loc);
-    *out = e;
+    if (out)
+        *out = e;
     return DOD_OK;
 }
 
 dod_status dod_world_spawn(dod_world *w, uint32_t archetype, dod_entity *out)
 {
+    DOD__REFUSE_IF(!w, DOD_E_INVALID);
+    DOD__REFUSE_IF(archetype >= w->n_archetypes, DOD_E_RANGE);
     unsigned char *block;
     uint32_t row;
     dod_status st = spawn_row(w, archetype, out, &block, &row);
@@ -154,15 +154,17 @@ dod_status dod_world_spawn(dod_world *w, uint32_t archetype, dod_entity *out)
 dod_status dod__world_spawn_row(dod_world *w, uint32_t archetype, dod_entity *out,
                                 unsigned char **block, uint32_t *row)
 {
+    DOD__REFUSE_IF(!w, DOD_E_INVALID);
+    DOD__REFUSE_IF(archetype >= w->n_archetypes, DOD_E_RANGE);
     return spawn_row(w, archetype, out, block, row);
 }
 
-dod_status dod_world_spawn_n(dod_world *w, uint32_t archetype, uint32_t n, dod_entity *out)
+/* Append n > 0 rows to `archetype` (checked by the caller) for n new entities, all or
+ * nothing: their handles in out (when not NULL), the components zeroed when `zero` (else left
+ * for the caller to write), the first new row's location in *first. */
+static dod_status spawn_many(dod_world *w, uint32_t archetype, uint32_t n, dod_entity *out,
+                             int zero, uint64_t *first)
 {
-    DOD__REFUSE_IF(!w, DOD_E_INVALID);
-    DOD__REFUSE_IF(archetype >= w->n_archetypes, DOD_E_RANGE);
-    if (n == 0)
-        return DOD_OK;
     dod__world_arch *a = &w->arch[archetype];
     dod_status st = make_room(w, a, n, n);
     if (st != DOD_OK)
@@ -172,12 +174,14 @@ dod_status dod_world_spawn_n(dod_world *w, uint32_t archetype, uint32_t n, dod_e
         uint32_t row;
         unsigned char *block;
         uint64_t loc = push_row(a, &block, &row);
+        if (done == 0)
+            *first = loc;
         uint32_t run = a->rows_per_block - row;
         if (run > n - done)
             run = n - done;
         a->n_rows += run - 1; /* push_row counted the first */
         a->tail += run - 1;
-        for (uint32_t k = 0; k < a->n_cols; ++k)
+        for (uint32_t k = 0; zero && k < a->n_cols; ++k)
             memset(dod__world_cell(a, block, k, row), 0, (size_t)run * a->cols[k].size);
         dod_entity *ids = dod__world_ids(block) + row;
         uint32_t i = 0;
@@ -206,6 +210,30 @@ dod_status dod_world_spawn_n(dod_world *w, uint32_t archetype, uint32_t n, dod_e
     return DOD_OK;
 }
 
+dod_status dod_world_spawn_n(dod_world *w, uint32_t archetype, uint32_t n, dod_entity *out)
+{
+    DOD__REFUSE_IF(!w, DOD_E_INVALID);
+    DOD__REFUSE_IF(archetype >= w->n_archetypes, DOD_E_RANGE);
+    uint64_t first;
+    return n ? spawn_many(w, archetype, n, out, 1, &first) : DOD_OK;
+}
+
+dod_status dod__world_spawn_rows(dod_world *w, uint32_t archetype, uint32_t n, dod_entity *out,
+                                 uint32_t *block, uint32_t *row)
+{
+    DOD__REFUSE_IF(!w, DOD_E_INVALID);
+    DOD__REFUSE_IF(!block || !row, DOD_E_INVALID);
+    DOD__REFUSE_IF(archetype >= w->n_archetypes, DOD_E_RANGE);
+    uint64_t first = 0;
+    dod_status st = n ? spawn_many(w, archetype, n, out, 0, &first) : DOD_OK;
+    if (st == DOD_OK) {
+        const dod__world_place *p = w->arch[archetype].place;
+        *block = (uint32_t)(first >> p->shift);
+        *row = (uint32_t)first & p->row_mask;
+    }
+    return st;
+}
+
 /* The block of a location of a, and its row in *row. */
 static inline unsigned char *locate(const dod__world_arch *a, uint64_t loc, uint32_t *row)
 {
@@ -217,7 +245,8 @@ dod_status dod_world_despawn(dod_world *w, dod_entity e)
 {
     DOD__REFUSE_IF(!w, DOD_E_INVALID);
     const uint64_t *s = dod__world_resolve(w, e);
-    DOD__REFUSE_IF(!s, DOD_E_NOT_FOUND);
+    if (!s)
+        return DOD__FAIL(DOD_E_NOT_FOUND, "e is not alive in w");
     dod__world_arch *a = &w->arch[dod__world_slot_arch(*s)];
     uint64_t loc = dod__world_slot_loc(*s);
     uint32_t row;
@@ -232,7 +261,8 @@ dod_status dod_world_move(dod_world *w, dod_entity e, uint32_t archetype)
     DOD__REFUSE_IF(!w, DOD_E_INVALID);
     DOD__REFUSE_IF(archetype >= w->n_archetypes, DOD_E_RANGE);
     const uint64_t *s = dod__world_resolve(w, e);
-    DOD__REFUSE_IF(!s, DOD_E_NOT_FOUND);
+    if (!s)
+        return DOD__FAIL(DOD_E_NOT_FOUND, "e is not alive in w");
     uint32_t from = dod__world_slot_arch(*s);
     if (from == archetype)
         return DOD_OK;

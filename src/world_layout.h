@@ -64,6 +64,9 @@ struct dod_world {
     size_t bytes;         /* of this allocation (world, archetypes, places, field tables) */
     dod_allocator alloc;
     dod__world_arch *arch; /* n_archetypes, in the same allocation as the world */
+    uint8_t *toggle;       /* [archetype * n_components + component]: where add or remove of
+                              the component takes an entity of the archetype (the archetype
+                              itself: no single declared one); same allocation */
 };
 
 static inline uint32_t dod__world_slot_gen(uint64_t slot)
@@ -155,5 +158,10 @@ void dod__world_discard_slots(const dod_world *w, uint64_t *fresh, uint32_t fres
 
 /* Free every block and the block list of a (the world is being destroyed). */
 void dod__world_free_blocks(dod_world *w, dod__world_arch *a);
+
+/* Transitions (world_transitions.c). */
+
+/* Fill w->toggle from the archetypes' component sets (create, once). */
+void dod__world_fill_transitions(dod_world *w);
 
 #endif /* DOD_WORLD_LAYOUT_H */

@@ -5,7 +5,7 @@
 static dod_status add_bits(const dod_world *w, const uint32_t *ids, uint32_t n, uint64_t *bits)
 {
     for (uint32_t i = 0; i < n; ++i) {
-        DOD__REFUSE_IF(ids[i] >= w->head.n_components, DOD_E_RANGE);
+        DOD__REFUSE_IF_IN("dod_query_init", ids[i] >= w->head.n_components, DOD_E_RANGE);
         bits[ids[i] / 64] |= 1ull << (ids[i] % 64);
     }
     return DOD_OK;

@@ -1,7 +1,7 @@
 # Turns the C blocks of README.md into one translation unit that test_headers compiles with the
 # project's warnings, so the README's taste of the API cannot drift from the headers.
 # Lines that belong at file scope (#include, #define and its continuations, typedef, the typed
-# X-macro declarations, a `static` function up to its closing `}` at column 0) go first; the rest of each block becomes the body of a function whose
+# X-macro declarations and queries, a `static` function up to its closing `}` at column 0) go first; the rest of each block becomes the body of a function whose
 # parameters are the free names the README leaves to the reader's game.
 #   cmake -DREADME=... -DOUT=... -P readme_taste.cmake
 file(STRINGS ${README} lines)
@@ -31,7 +31,7 @@ foreach(line IN LISTS lines)
     elseif(line MATCHES "^static ")
       string(APPEND file_scope "${line}\n")
       set(in_function 1)
-    elseif(continued OR line MATCHES "^(#|typedef |DOD_WORLD|DOD_TABLE_TYPED)")
+    elseif(continued OR line MATCHES "^(#|typedef |DOD_WORLD|DOD_QUERY|DOD_TABLE_TYPED)")
       string(APPEND file_scope "${line}\n")
       if(line MATCHES "\\\\$")
         set(continued 1)

@@ -164,11 +164,15 @@ static int cmp_u32(const void *a, const void *b, void *ctx)
     S(dod_world_create(&world, NULL), DOD_E_INVALID)                                           \
     V(dod_world_destroy(NULL))                                                                 \
     S(dod_world_spawn(NULL, 0, &entity), DOD_E_INVALID)                                        \
-    S(dod_world_spawn(world, 0, NULL), DOD_E_INVALID)                                          \
     S(dod_world_spawn_n(NULL, 0, 1, NULL), DOD_E_INVALID)                                      \
     S(dod__world_spawn_row(NULL, 0, &entity, &block, &row), DOD_E_INVALID)                     \
+    S(dod__world_spawn_rows(NULL, 0, 1, NULL, &row, &row), DOD_E_INVALID)                      \
+    S(dod__world_spawn_rows(world, 0, 1, NULL, NULL, &row), DOD_E_INVALID)                     \
+    S(dod__world_spawn_rows(world, 0, 1, NULL, &row, NULL), DOD_E_INVALID)                     \
     S(dod_world_despawn(NULL, entity), DOD_E_INVALID)                                          \
     S(dod_world_move(NULL, entity, 0), DOD_E_INVALID)                                          \
+    S(dod_world_add(NULL, entity, 0), DOD_E_INVALID)                                           \
+    S(dod_world_remove(NULL, entity, 0), DOD_E_INVALID)                                        \
     R(dod_world_get(NULL, entity, 0) == NULL, 1)                                               \
     R(dod_world_alive(NULL, entity), 0)                                                        \
     R(dod_world_archetype_of(NULL, entity), UINT32_MAX)                                        \

@@ -1,5 +1,5 @@
-/* The world against a reference model: random spawn / spawn_n / despawn / move / writes
- * through get, with every live entity's archetype and components, the counts, the refusals
+/* The world against a reference model: random spawn / spawn_n / despawn / move / add /
+ * remove / writes through get, with every live entity's archetype and components, the counts, the refusals
  * of dead handles, the queries and the iteration checked after every step.
  * DOD_TEST_SCALE (default 1) multiplies the number of steps. */
 #include <dod/world.h>
@@ -19,7 +19,7 @@ static const uint32_t A2[] = { C_POS, C_HP, C_BIG };
 static const uint32_t A4[] = { C_LINE, C_BYTE, C_VEL };
 static const uint32_t A5[] = { C_BIG, C_POS, C_VEL, C_HP, C_BYTE, C_WIDE };
 static const uint32_t A6[] = { C_BYTE };
-enum { N_ARCHS = 7 };
+enum { N_ARCHS = 8 };
 static const dod_archetype_desc ARCHS[N_ARCHS] = {
     { "pv", A0, 2, 0, 512, 0 },           /* small blocks: many of them */
     { "p", A1, 1, 200, 0, 0 },            /* fixed */
@@ -28,6 +28,7 @@ static const dod_archetype_desc ARCHS[N_ARCHS] = {
     { "lbv", A4, 3, 64, 0, 0 },           /* fixed, 64-byte aligned component */
     { "wide", A5, 6, 0, 0, 0 },           /* default blocks */
     { "b", A6, 1, 0, 128, 0 },            /* tiny blocks */
+    { "b_twin", A6, 1, 3, 0, 0 },         /* b's set again: neither is an add / remove target */
 };
 
 enum { MAX_SLOTS = 1 << 14, MAX_DEAD = 64 };
@@ -55,6 +56,26 @@ static int arch_has(uint32_t a, uint32_t c)
         if (ARCHS[a].components[k] == c)
             return 1;
     return 0;
+}
+
+/* Where adding (add 1) or removing `c` takes an entity of archetype a, by the contract's
+ * words: a itself when a already has (lacks) c; else the one archetype whose set is a's with
+ * c added (removed), or UINT32_MAX when none or several are. */
+static uint32_t model_toggle_target(uint32_t a, uint32_t c, int add)
+{
+    if (arch_has(a, c) == add)
+        return a;
+    uint32_t found = UINT32_MAX, n_found = 0;
+    for (uint32_t b = 0; b < N_ARCHS; ++b) {
+        int same = 1;
+        for (uint32_t k = 0; k < N_COMPS; ++k)
+            same &= arch_has(b, k) == (k == c ? add : arch_has(a, k));
+        if (same) {
+            found = b;
+            ++n_found;
+        }
+    }
+    return n_found == 1 ? found : UINT32_MAX;
 }
 
 static void model_init(model *m)
@@ -193,21 +214,44 @@ static void random_bytes(test_rng *rng, unsigned char *p, size_t n)
         p[i] = (unsigned char)test_rng_next(rng);
 }
 
+/* The handles of the last n rows of an archetype, in row order: what a spawn without out
+ * made. */
+static void last_rows_ids(const dod_world *w, uint32_t arch, uint32_t n, dod_entity *ids)
+{
+    uint32_t total = dod_world_count(w, arch), b = 0, seen = 0;
+    void *cols[1 + 8];
+    for (uint32_t rows; (rows = dod_world_block(w, arch, b, cols)) > 0; ++b)
+        for (uint32_t r = 0; r < rows; ++r, ++seen)
+            if (seen >= total - n)
+                ids[seen - (total - n)] = ((const dod_entity *)cols[0])[r];
+}
+
+static dod_entity last_row_id(const dod_world *w, uint32_t arch)
+{
+    dod_entity e = { 0 };
+    last_rows_ids(w, arch, 1, &e);
+    return e;
+}
+
 static void step_once(dod_world *w, model *m, test_rng *rng)
 {
     uint32_t op = test_rng_below(rng, 100);
     uint32_t arch = test_rng_below(rng, N_ARCHS);
     if (m->n_live > 600 && op < 45)
         op += 45; /* keep the population bounded */
-    if (op < 25) { /* spawn */
+    if (op < 25) { /* spawn, sometimes without the handle */
         dod_entity e;
+        int want_id = test_rng_below(rng, 4) != 0;
         uint64_t before = world_snap(w);
-        dod_status st = dod_world_spawn(w, arch, &e);
+        dod_status st = dod_world_spawn(w, arch, want_id ? &e : NULL);
         CHECK_STATUS(st, m->count[arch] < m->max_rows[arch] ? DOD_OK : DOD_E_FULL);
-        if (st == DOD_OK)
-            add_live(m, e, arch);
-        else
+        if (st != DOD_OK) {
             CHECK(world_snap(w) == before);
+            return;
+        }
+        if (!want_id)
+            e = last_row_id(w, arch);
+        add_live(m, e, arch);
     } else if (op < 35) { /* spawn_n, sometimes without ids */
         uint32_t n = test_rng_below(rng, 40);
         dod_entity e[40];
@@ -220,34 +264,50 @@ static void step_once(dod_world *w, model *m, test_rng *rng)
             CHECK(world_snap(w) == before);
             return;
         }
-        if (!want_ids) { /* read them back: the last n rows, in order */
-            uint32_t total = dod_world_count(w, arch), b = 0, seen = 0;
-            void *cols[1 + 8];
-            for (uint32_t rows; (rows = dod_world_block(w, arch, b, cols)) > 0; ++b)
-                for (uint32_t r = 0; r < rows; ++r, ++seen)
-                    if (seen >= total - n)
-                        e[seen - (total - n)] = ((const dod_entity *)cols[0])[r];
-        }
+        if (!want_ids)
+            last_rows_ids(w, arch, n, e);
         for (uint32_t i = 0; i < n; ++i)
             add_live(m, e[i], arch);
     } else if (op < 60 && m->n_live) { /* despawn */
         uint32_t i = test_rng_below(rng, m->n_live);
         CHECK_OK(dod_world_despawn(w, m->by_slot[m->live[i]].e));
         kill(m, i);
-    } else if (op < 80 && m->n_live) { /* move: kept, zeroed, or refused when full */
+    } else if (op < 80 && m->n_live) { /* move, add or remove: kept, zeroed, or refused */
         uint32_t i = test_rng_below(rng, m->n_live);
         ent *x = &m->by_slot[m->live[i]];
+        uint32_t c = test_rng_below(rng, N_COMPS), how = test_rng_below(rng, 3);
+        /* most (archetype, component) pairs lead nowhere: half the time, look for one that
+         * moves the entity */
+        for (int tries = 0; how && tries < 8 && test_rng_below(rng, 2); ++tries) {
+            uint32_t to = model_toggle_target(x->arch, c, how == 1);
+            if (to != UINT32_MAX && to != x->arch)
+                break;
+            c = test_rng_below(rng, N_COMPS);
+        }
         uint64_t before = world_snap(w);
-        dod_status st = dod_world_move(w, x->e, arch);
-        int fits = arch == x->arch || m->count[arch] < m->max_rows[arch];
-        CHECK_STATUS(st, fits ? DOD_OK : DOD_E_FULL);
+        dod_status st, want = DOD_OK;
+        if (how == 0) {
+            st = dod_world_move(w, x->e, arch);
+        } else {
+            arch = model_toggle_target(x->arch, c, how == 1);
+            st = how == 1 ? dod_world_add(w, x->e, c) : dod_world_remove(w, x->e, c);
+            if (arch == UINT32_MAX)
+                want = DOD_E_UNDECLARED;
+        }
+        if (want == DOD_OK && arch != x->arch && m->count[arch] >= m->max_rows[arch])
+            want = DOD_E_FULL;
+        CHECK_STATUS(st, want);
         if (st != DOD_OK) {
             CHECK(world_snap(w) == before);
             return;
         }
-        for (uint32_t c = 0; c < N_COMPS; ++c)
-            if (!arch_has(arch, c))
-                memset(x->data[c], 0, sizeof x->data[c]);
+        if (arch == x->arch) { /* a no-op: nothing moved */
+            CHECK(world_snap(w) == before);
+            return;
+        }
+        for (uint32_t k = 0; k < N_COMPS; ++k)
+            if (!arch_has(arch, k))
+                memset(x->data[k], 0, sizeof x->data[k]);
         m->count[x->arch]--;
         m->count[arch]++;
         x->arch = arch;
@@ -265,6 +325,8 @@ static void step_once(dod_world *w, model *m, test_rng *rng)
         uint64_t before = world_snap(w);
         CHECK_STATUS(dod_world_despawn(w, dead), DOD_E_NOT_FOUND);
         CHECK_STATUS(dod_world_move(w, dead, arch), DOD_E_NOT_FOUND);
+        CHECK_STATUS(dod_world_add(w, dead, C_POS), DOD_E_NOT_FOUND);
+        CHECK_STATUS(dod_world_remove(w, dead, C_POS), DOD_E_NOT_FOUND);
         CHECK(world_snap(w) == before);
     }
 }

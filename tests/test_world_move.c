@@ -23,39 +23,25 @@ static dod_world *make(void)
     return w;
 }
 
-static void set_f(dod_world *w, dod_entity e, uint32_t c, float x)
-{
-    float *p = (float *)dod_world_get(w, e, c);
-    CHECK(p != NULL);
-    if (p)
-        p[0] = p[1] = x;
-}
-
-static float get_f(const dod_world *w, dod_entity e, uint32_t c)
-{
-    const float *p = (const float *)dod_world_get(w, e, c);
-    return p ? p[0] + p[1] : -1.0f;
-}
-
 static void test_move(void)
 {
     dod_world *w = make();
     dod_entity e[50];
     CHECK_OK(dod_world_spawn_n(w, 0, 50, e));
     for (int i = 0; i < 50; ++i) {
-        set_f(w, e[i], C_POS, (float)i);
-        set_f(w, e[i], C_VEL, (float)(100 + i));
+        world_set_f(w, e[i], C_POS, (float)i);
+        world_set_f(w, e[i], C_VEL, (float)(100 + i));
     }
     /* pv -> p: position kept, velocity gone; the last row of pv fills the hole */
     CHECK_OK(dod_world_move(w, e[3], 1));
     CHECK_EQ(dod_world_archetype_of(w, e[3]), 1);
-    CHECK(get_f(w, e[3], C_POS) == 6.0f);
+    CHECK(world_get_f(w, e[3], C_POS) == 6.0f);
     CHECK(dod_world_get(w, e[3], C_VEL) == NULL);
-    CHECK(get_f(w, e[49], C_POS) == 98.0f && get_f(w, e[49], C_VEL) == 298.0f);
+    CHECK(world_get_f(w, e[49], C_POS) == 98.0f && world_get_f(w, e[49], C_VEL) == 298.0f);
     CHECK_EQ(dod_world_count(w, 0), 49);
     /* p -> hbp: position kept, hp and big zeroed */
     CHECK_OK(dod_world_move(w, e[3], 2));
-    CHECK(get_f(w, e[3], C_POS) == 6.0f);
+    CHECK(world_get_f(w, e[3], C_POS) == 6.0f);
     const unsigned char *big = (const unsigned char *)dod_world_get(w, e[3], C_BIG);
     int zero = big != NULL && (uintptr_t)big % 16 == 0;
     for (int b = 0; zero && b < 48; ++b)
@@ -65,7 +51,7 @@ static void test_move(void)
     CHECK(hp != NULL && *hp == 0.0f);
     /* back to pv: velocity comes back zeroed */
     CHECK_OK(dod_world_move(w, e[3], 0));
-    CHECK(get_f(w, e[3], C_POS) == 6.0f && get_f(w, e[3], C_VEL) == 0.0f);
+    CHECK(world_get_f(w, e[3], C_POS) == 6.0f && world_get_f(w, e[3], C_VEL) == 0.0f);
     /* to where it is: a no-op */
     CHECK_OK(dod_world_move(w, e[3], 0));
     CHECK_EQ(dod_world_count(w, 0), 50);
@@ -87,7 +73,7 @@ static void test_move(void)
     /* every entity, through all the moves, still holds its own values */
     for (int i = 0; i < 50; ++i)
         if (i != 2 && i != 3)
-            CHECK(get_f(w, e[i], C_POS) == 2.0f * (float)i);
+            CHECK(world_get_f(w, e[i], C_POS) == 2.0f * (float)i);
     /* moving the last row of an archetype (nothing swaps) */
     void *cols[3];
     uint32_t n = dod_world_count(w, 0), b = 0, rows;
@@ -160,7 +146,7 @@ static uint64_t scripted(void)
         uint32_t op = test_rng_below(&rng, 4), arch = test_rng_below(&rng, 3);
         if (op == 0 && n < 512) {
             CHECK_OK(dod_world_spawn(w, arch, &live[n]));
-            set_f(w, live[n], C_POS, (float)s);
+            world_set_f(w, live[n], C_POS, (float)s);
             ++n;
         } else if (op == 1 && n) {
             uint32_t i = test_rng_below(&rng, n);

@@ -2,6 +2,7 @@
  * seed's block loop, typed gets and fields, and a second world in the same file. */
 #include <string.h>
 #include "check.h"
+#include "world_check.h"
 #include "world_game.h"
 
 /* ids are integer constant expressions */
@@ -21,8 +22,8 @@ static void step(uint32_t n, position *restrict p, const velocity *restrict v, f
 static void test_desc(void)
 {
     dod_world_desc d = game_desc();
-    CHECK_EQ(d.n_components, 4);
-    CHECK_EQ(d.n_archetypes, 3);
+    CHECK_EQ(d.n_components, 5);
+    CHECK_EQ(d.n_archetypes, 5);
     CHECK(d.alloc == NULL);
     CHECK(strcmp(d.components[1].name, "velocity") == 0);
     CHECK_EQ(d.components[3].size, sizeof(buffs));
@@ -33,21 +34,61 @@ static void test_desc(void)
     CHECK_EQ(d.archetypes[2].capacity, 0);
     CHECK_EQ(d.archetypes[2].components[1], DOD_CID(game, hitbox));
     CHECK_EQ(by_archetype[DOD_AID(game, entity_b)], 'b');
-    /* a caller changes block sizes and caps before creating */
-    dod_archetype_desc archs[3];
-    memcpy(archs, d.archetypes, sizeof archs);
-    archs[2].block_bytes = 1024;
-    archs[2].memory_cap = 2048;
-    d.archetypes = archs;
+    CHECK_EQ(d.archetypes[4].n_components, 0); /* marker: ids only */
+    CHECK_EQ(DOD_NARCHETYPES(game), d.n_archetypes);
+    CHECK_EQ(DOD_NCOMPONENTS(game), d.n_components);
+    CHECK_EQ(DOD_NARCHETYPES(tiny), 1);
+}
+
+static int same_archetype(const dod_archetype_desc *a, const dod_archetype_desc *b)
+{
+    return a->name == b->name && a->components == b->components &&
+           a->n_components == b->n_components && a->capacity == b->capacity &&
+           a->block_bytes == b->block_bytes && a->memory_cap == b->memory_cap;
+}
+
+/* Capacities, block sizes and caps decided at run time: the config is the desc's archetypes
+ * by name, one line per change. */
+static void test_config(void)
+{
+    game_config cfg = game_config_default();
+    dod_world_desc d = game_desc();
+    CHECK(same_archetype(&cfg.entity_a, &d.archetypes[0]));
+    CHECK(same_archetype(&cfg.entity_c, &d.archetypes[2]));
+    CHECK(same_archetype(&cfg.marker, &d.archetypes[4]));
+    cfg.entity_c.block_bytes = 1024;
+    cfg.entity_c.memory_cap = 2048;
+    cfg.entity_a.capacity = 10;
     dod_world *w;
-    CHECK_OK(dod_world_create(&w, &d));
+    CHECK_OK(game_create_config(&w, &cfg, NULL, 0));
     dod_entity e;
     uint32_t n = 0;
     while (game_entity_c_spawn(w, NULL, &e) == DOD_OK)
         ++n;
+    uint64_t before = world_snap(w);
     CHECK_STATUS(game_entity_c_spawn(w, NULL, &e), DOD_E_FULL);
-    CHECK(n > 0 && n == dod_world_count(w, DOD_AID(game, entity_c)));
+    CHECK(world_snap(w) == before);
+    CHECK(n == 64 && n == game_entity_c_count(w)); /* two blocks of 32 rows */
+    CHECK_OK(game_entity_a_spawn_n(w, 10, NULL));
+    CHECK_STATUS(game_entity_a_spawn(w, NULL, &e), DOD_E_FULL);
     dod_world_destroy(w);
+    /* NULL: the declared archetypes; the flags and the allocator reach the desc */
+    test_alloc ta;
+    test_alloc_init(&ta);
+    dod_allocator a = test_alloc_get(&ta);
+    CHECK_OK(game_create_config(&w, NULL, &a, DOD_WORLD_PREFAULT));
+    CHECK_OK(game_entity_a_spawn_n(w, 4096, NULL));
+    CHECK(ta.calls > 0);
+    dod_world_destroy(w);
+    test_alloc_finish(&ta);
+    dod_world *kept = (dod_world *)(void *)&cfg;
+    w = kept;
+    CHECK_STATUS(game_create_config(&w, &cfg, NULL, 0x10), DOD_E_INVALID);
+    cfg.entity_b.block_bytes = 16;
+    cfg.entity_b.capacity = 0; /* a chunked block too small for one row */
+    CHECK_STATUS(game_create_config(&w, &cfg, NULL, 0), DOD_E_INVALID);
+    CHECK(w == kept);
+    CHECK_STATUS(game_create_config(NULL, NULL, NULL, 0), DOD_E_INVALID);
 }
 
 static void test_loop(void)
@@ -66,7 +107,11 @@ static void test_loop(void)
     }
     for (int i = 0; i < 700; ++i)
         CHECK_OK(game_entity_c_spawn(w, NULL, &c[i]));
-    CHECK_STATUS(game_entity_a_spawn(w, NULL, NULL), DOD_E_INVALID);
+    CHECK_OK(game_entity_a_spawn(w, NULL, NULL)); /* the handle not needed */
+    CHECK_EQ(dod_world_count(w, DOD_AID(game, entity_a)), 101);
+    game_entity_a_cols last;
+    CHECK(game_entity_a_block(w, 0, &last) && last.n == 101 && dod_world_alive(w, last.entities[100]));
+    CHECK_OK(dod_world_despawn(w, last.entities[100]));
 
     game_entity_a_cols cols;
     uint32_t blocks = 0;
@@ -106,10 +151,81 @@ static void test_loop(void)
     }
     CHECK_EQ(seen, 100);
     CHECK(game_get_position(w, a[7])->x == 8.0f);
+    /* the same loop, typed: declared once, a struct of column pointers per block */
+    game_movers_cols m;
+    seen = 0;
+    for (game_movers_begin(&it, w); game_movers_next(&it, &m);) {
+        step(m.n, m.position, m.velocity, 0.5f);
+        seen += m.n;
+    }
+    CHECK_EQ(seen, 100);
+    CHECK(game_get_position(w, a[7])->x == 8.5f);
 
     /* a regiment routed: entity_a -> entity_c keeps position and hitbox */
     CHECK_OK(dod_world_move(w, a[7], DOD_AID(game, entity_c)));
-    CHECK(game_get_position(w, a[7])->x == 8.0f && game_get_velocity(w, a[7]) == NULL);
+    CHECK(game_get_position(w, a[7])->x == 8.5f && game_get_velocity(w, a[7]) == NULL);
+    dod_world_destroy(w);
+}
+
+/* Typed add / remove / move_to, against what dod_world_add and dod_world_move do. */
+static void test_add_remove(void)
+{
+    dod_world *w;
+    CHECK_OK(game_create(&w, NULL));
+    game_entity_c_row r = { { 3.0f, 4.0f }, { 0, 0, 1, 1 } };
+    dod_entity e;
+    CHECK_OK(game_entity_c_spawn(w, &r, &e));
+    /* c + velocity = b, with the value given */
+    velocity v = { 0.5f, -0.5f };
+    CHECK_OK(game_add_velocity(w, e, &v));
+    CHECK_EQ(dod_world_archetype_of(w, e), DOD_AID(game, entity_b));
+    CHECK(game_get_velocity(w, e)->y == -0.5f && game_get_position(w, e)->x == 3.0f);
+    /* adding what it has: no move, the value written (an add with a value sets it) */
+    v.y = 9.0f;
+    CHECK_OK(game_add_velocity(w, e, &v));
+    CHECK(game_get_velocity(w, e)->y == 9.0f);
+    CHECK_EQ(dod_world_archetype_of(w, e), DOD_AID(game, entity_b));
+    /* b + buffs = a, zeroed (NULL value) */
+    CHECK_OK(game_add_buffs(w, e, NULL));
+    CHECK_EQ(dod_world_archetype_of(w, e), DOD_AID(game, entity_a));
+    CHECK(game_get_buffs(w, e)->id[0] == 0 && game_get_velocity(w, e)->y == 9.0f);
+    /* a value that lies in the world: another entity's buffs, in a row the move touches */
+    dod_entity other;
+    game_entity_a_row ar;
+    memset(&ar, 0, sizeof ar);
+    ar.buffs.id[2] = 77;
+    CHECK_OK(game_entity_a_spawn(w, &ar, &other));
+    CHECK_OK(game_remove_buffs(w, e));
+    CHECK_OK(game_add_buffs(w, e, game_get_buffs(w, other)));
+    CHECK(game_get_buffs(w, e)->id[2] == 77);
+    /* a - buffs - velocity = c; a - position: no archetype has {velocity, hitbox, buffs} */
+    uint64_t before = world_snap(w);
+    CHECK_STATUS(game_remove_position(w, e), DOD_E_UNDECLARED);
+    CHECK(world_snap(w) == before);
+    CHECK_STATUS(game_add_position(w, (dod_entity){ 0 }, NULL), DOD_E_NOT_FOUND);
+    CHECK_OK(game_remove_buffs(w, e));
+    CHECK_OK(game_remove_velocity(w, e));
+    CHECK_EQ(dod_world_archetype_of(w, e), DOD_AID(game, entity_c));
+    CHECK(game_get_position(w, e)->y == 4.0f);
+    /* a refused add writes nothing: c + buffs is {position, hitbox, buffs}, not declared */
+    before = world_snap(w);
+    CHECK_STATUS(game_add_buffs(w, e, &ar.buffs), DOD_E_UNDECLARED);
+    CHECK(world_snap(w) == before);
+    dod_world_destroy(w);
+    CHECK_OK(tiny_create(&w, NULL));
+    dod_entity m;
+    CHECK_OK(tiny_mover_spawn(w, NULL, &m));
+    CHECK_OK(tiny_add_velocity(w, m, NULL)); /* has it: no-op */
+    CHECK_STATUS(tiny_remove_velocity(w, m), DOD_E_UNDECLARED); /* no empty archetype */
+    dod_world_destroy(w);
+    /* move_to names the archetype */
+    CHECK_OK(game_create(&w, NULL));
+    CHECK_OK(game_entity_c_spawn(w, &r, &e));
+    CHECK_OK(game_move_to_entity_a(w, e));
+    CHECK_EQ(dod_world_archetype_of(w, e), DOD_AID(game, entity_a));
+    CHECK(game_get_hitbox(w, e)->w == 1.0f && game_get_buffs(w, e) != NULL);
+    CHECK_OK(game_move_to_entity_a(w, e));
+    CHECK_STATUS(game_move_to_entity_c(NULL, e), DOD_E_INVALID);
     dod_world_destroy(w);
 }
 
@@ -130,7 +246,9 @@ static void test_second_world(void)
 int main(void)
 {
     test_desc();
+    test_config();
     test_loop();
+    test_add_remove();
     test_second_world();
     return check_summary("world_typed");
 }

@@ -3,6 +3,7 @@
 #ifndef DOD_TEST_WORLD_CHECK_H
 #define DOD_TEST_WORLD_CHECK_H
 
+#include "check.h"
 #include "world_layout.h"
 
 static inline uint64_t world_snap_mix(uint64_t h, const void *p, size_t n)
@@ -75,6 +76,58 @@ static inline uint32_t world_expected_rows(size_t block_bytes, const size_t *siz
             best = r;
     }
     return best >= 16 ? best / 16 * 16 : best;
+}
+
+/* A component of two floats (a position, a velocity) of e: both set to x; their sum, or -1
+ * when e has no such component. */
+static inline void world_set_f(dod_world *w, dod_entity e, uint32_t c, float x)
+{
+    float *p = (float *)dod_world_get(w, e, c);
+    CHECK(p != NULL);
+    if (p)
+        p[0] = p[1] = x;
+}
+
+static inline float world_get_f(const dod_world *w, dod_entity e, uint32_t c)
+{
+    const float *p = (const float *)dod_world_get(w, e, c);
+    return p ? p[0] + p[1] : -1.0f;
+}
+
+/* The failing allocator on one call: for k = 0, 1, ... a world made by make(alloc, ctx) (ready
+ * for the call), the k-th allocation of op(w, ctx) failed: DOD_E_NOMEM, the world as it was,
+ * and op succeeding once memory is there; nothing leaked. Returns the allocations of the
+ * first run that needed none to fail (-1 when 64 were not enough). */
+typedef struct world_walk {
+    dod_world *(*make)(const dod_allocator *alloc, void *ctx);
+    dod_status (*op)(dod_world *w, void *ctx);
+    void *ctx;
+} world_walk;
+
+static inline long world_alloc_walk(const world_walk *o)
+{
+    long made = -1;
+    for (long k = 0; k < 64 && made < 0; ++k) {
+        test_alloc ta;
+        test_alloc_init(&ta);
+        dod_allocator a = test_alloc_get(&ta);
+        dod_world *w = o->make(&a, o->ctx);
+        uint64_t before = world_snap(w);
+        long calls = ta.calls;
+        test_alloc_fail_after(&ta, k);
+        dod_status st = o->op(w, o->ctx);
+        if (st == DOD_OK) {
+            made = ta.calls - calls;
+        } else {
+            CHECK_STATUS(st, DOD_E_NOMEM);
+            CHECK(world_snap(w) == before);
+            test_alloc_fail_after(&ta, -1);
+            CHECK_OK(o->op(w, o->ctx));
+        }
+        dod_world_destroy(w);
+        test_alloc_finish(&ta);
+    }
+    return made;
 }
 
 #endif

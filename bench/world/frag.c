@@ -36,7 +36,7 @@ static dod_world *frag_world(dod_entity *ids)
         arch[a].components = members[a];
         arch[a].n_components = 2;
     }
-    dod_world_desc d = { comps, 1 + FRAG_TYPES, arch, FRAG_TYPES, NULL };
+    dod_world_desc d = { comps, 1 + FRAG_TYPES, arch, FRAG_TYPES, NULL, 0 };
     dod_world *w = NULL;
     wb_check(dod_world_create(&w, &d), "frag create");
     for (uint32_t i = 0; i < FRAG_N; ++i)

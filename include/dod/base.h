@@ -68,18 +68,20 @@ extern "C" {
  * are added at the end. */
 typedef enum dod_status {
     DOD_OK = 0,
-    DOD_E_INVALID = 1,    /* an argument is NULL, zero or malformed where that is not allowed */
-    DOD_E_RANGE = 2,      /* a key, row, column or index lies outside its bound */
-    DOD_E_OVERFLOW = 3,   /* a size, or the byte count it implies, does not fit its type */
-    DOD_E_NOMEM = 4,      /* the allocator returned NULL */
-    DOD_E_CORRUPT = 5,    /* input bytes (a file, a buffer) fail validation */
-    DOD_E_IO = 6,         /* a read or write on a stream failed or came up short */
-    DOD_E_NOT_FOUND = 7,  /* a handle is null, stale, forged or from another object */
-    DOD_E_BUSY = 8,       /* every slot of a bounded resource is in use (for example held frames) */
-    DOD_E_STATE = 9,      /* the call is not valid in the object's current state (release twice, ...) */
-    DOD_E_SYSTEM = 10,    /* an operating-system call failed (thread, mutex, file mapping) */
-    DOD_E_FULL = 11,      /* a fixed capacity or a memory cap is reached */
-    DOD_STATUS_COUNT      /* not a status: one past the last */
+    DOD_E_INVALID = 1,     /* an argument is NULL, zero or malformed where that is not allowed */
+    DOD_E_RANGE = 2,       /* a key, row, column or index lies outside its bound */
+    DOD_E_OVERFLOW = 3,    /* a size, or the byte count it implies, does not fit its type */
+    DOD_E_NOMEM = 4,       /* the allocator returned NULL */
+    DOD_E_CORRUPT = 5,     /* input bytes (a file, a buffer) fail validation */
+    DOD_E_IO = 6,          /* a read or write on a stream failed or came up short */
+    DOD_E_NOT_FOUND = 7,   /* a handle is null, stale, forged or from another object */
+    DOD_E_BUSY = 8,        /* every slot of a bounded resource is in use (for example held frames) */
+    DOD_E_STATE = 9,       /* the call is not valid in the object's current state (release twice, ...) */
+    DOD_E_SYSTEM = 10,     /* an operating-system call failed (thread, mutex, file mapping) */
+    DOD_E_FULL = 11,       /* a fixed capacity or a memory cap is reached */
+    DOD_E_UNDECLARED = 12, /* a world's add or remove: no declared archetype, or more than one,
+                              has exactly the component set asked for */
+    DOD_STATUS_COUNT       /* not a status: one past the last */
 } dod_status;
 
 /* A short constant English name for a status ("ok", "out of memory", ...); never NULL. */
@@ -87,14 +89,18 @@ DOD_API const char *dod_status_str(dod_status status);
 
 /* The error hook: in a debug build of the library (DOD_DEBUG 1, the default without NDEBUG)
  * every call that refuses its input or fails reports, just before it returns the status, the
- * source file and line of the check and the condition that failed, as text ("key >= n_rows").
- * So a DOD_E_INVALID from a desc with eight checks says which one. In a release build of the
- * library the reports are compiled out: the hook is stored but never called, and a refusal
- * costs nothing more than returning its status.
+ * source file and line of the check and, as `condition`, the call and the check that failed:
+ * "dod_world_spawn: archetype >= w->n_archetypes", "dod_world_despawn: e is not alive in w".
+ * The call is the public function the check belongs to, or, for a check shared by several
+ * calls (an allocation that grows storage, ...), the library's private helper that made it;
+ * the text is cut at 255 bytes. So a DOD_E_INVALID from a desc with eight checks says which
+ * one. In a release build of the library the reports are compiled out: the hook is stored but
+ * never called, and a refusal costs nothing more than returning its status.
  *
  * hook NULL turns reporting off (the default). The hook and ctx are process-wide: set them
  * before other threads call into dod (setting them while another thread runs a dod call is a
- * data race). The hook runs on the thread that made the refused call; it must not call dod. */
+ * data race). The hook runs on the thread that made the refused call; it must not call dod;
+ * `condition` is valid until it returns. */
 typedef void (*dod_error_hook)(void *ctx, dod_status status, const char *file, int line,
                                const char *condition);
 DOD_API void dod_set_error_hook(dod_error_hook hook, void *ctx);

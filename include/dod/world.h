@@ -27,8 +27,8 @@
  *
  * Thread safety: any number of threads may read a world (get, alive, archetype_of, count,
  * block, bytes, query_init, iteration) while no thread changes it; reads never write to the
- * world. Every other call (create, destroy, spawn, spawn_n, despawn, move) needs exclusive
- * access.
+ * world. Every other call (create, destroy, spawn, spawn_n, despawn, move, add, remove) needs
+ * exclusive access.
  *
  * The typed layer (DOD_WORLD, the C form of the seed's templates) is in dod/world_typed.h,
  * which this header includes. */
@@ -73,12 +73,20 @@ typedef struct dod_archetype_desc {
     size_t memory_cap;           /* chunked: the most bytes its blocks may hold, 0 = no cap */
 } dod_archetype_desc;
 
+/* dod_world_desc.flags: create writes to every page of what it allocates, each fixed
+ * archetype's block and the entity index, so the operating system maps them there and then
+ * rather than on the first spawns (the first spawns into a fresh world otherwise pay a page
+ * fault every 4 KiB). Chunked archetypes allocate their blocks as they grow and are not
+ * touched: declare a capacity for an archetype whose first spawns must not fault. */
+#define DOD_WORLD_PREFAULT 1u
+
 typedef struct dod_world_desc {
     const dod_component_desc *components;
     uint32_t n_components;
     const dod_archetype_desc *archetypes;
     uint32_t n_archetypes;
     const dod_allocator *alloc; /* NULL = the default heap */
+    uint32_t flags;             /* DOD_WORLD_PREFAULT, or 0 */
 } dod_world_desc;
 
 typedef struct dod_world dod_world; /* opaque */
@@ -90,11 +98,13 @@ typedef struct dod_world dod_world; /* opaque */
  * an empty world (no archetypes). Rows per block of a chunked archetype: the most rows for
  * which every column, the ids too, fits in block_bytes starting on a 64-byte line, rounded
  * down to a multiple of 16 when that is 16 or more.
+ * With DOD_WORLD_PREFAULT in desc->flags, create also writes a byte every 4096 of the fixed
+ * blocks and of the entity index, so their pages are mapped before the first spawn.
  * Errors (*w left as it was, nothing leaked):
- *   DOD_E_INVALID   w or desc NULL; components or archetypes NULL with a count > 0; a
- *                   component breaking the element rule; an archetype's components NULL with
- *                   n_components > 0, or a component repeated in it; a chunked block that
- *                   cannot hold one row
+ *   DOD_E_INVALID   w or desc NULL; a flag other than DOD_WORLD_PREFAULT; components or
+ *                   archetypes NULL with a count > 0; a component breaking the element rule;
+ *                   an archetype's components NULL with n_components > 0, or a component
+ *                   repeated in it; a chunked block that cannot hold one row
  *   DOD_E_RANGE     more than DOD_WORLD_MAX_COMPONENTS components or DOD_WORLD_MAX_ARCHETYPES
  *                   archetypes; an archetype with more than DOD_WORLD_MAX_ARCHETYPE_COMPONENTS
  *                   components; a component id >= n_components
@@ -108,13 +118,13 @@ DOD_API dod_status dod_world_create(dod_world **w, const dod_world_desc *desc);
  * world becomes invalid. NULL: no-op. */
 DOD_API void dod_world_destroy(dod_world *w);
 
-/* Append a row to `archetype`, every component zero bytes, and store its handle in *out.
- * Takes a free slot of the entity index (the most recently freed first) or a new one.
+/* Append a row to `archetype`, every component zero bytes, and store its handle in *out
+ * (out NULL: the entity is made all the same, its handle not stored). Takes a free slot of the entity index (the most recently freed first) or a new one.
  * Allocates only when the archetype's last block is full and no spare block is kept (one
  * block; and, every time the block list doubles, the list), or when the entity index is full
  * (the index grows by half). Moves no row: pointers stay valid; iterators in progress may or
  * may not see the new row.
- * Errors (world unchanged, *out untouched): DOD_E_INVALID (w or out NULL), DOD_E_RANGE
+ * Errors (world unchanged, *out untouched): DOD_E_INVALID (w NULL), DOD_E_RANGE
  * (archetype >= n_archetypes), DOD_E_FULL (a fixed archetype at capacity, or a chunked one
  * needing a block past its memory cap), DOD_E_OVERFLOW (2^32 - 1 slots), DOD_E_NOMEM. */
 DOD_API dod_status dod_world_spawn(dod_world *w, uint32_t archetype, dod_entity *out);
@@ -123,7 +133,7 @@ DOD_API dod_status dod_world_spawn(dod_world *w, uint32_t archetype, dod_entity 
  * rows are appended in order and out[i] is the handle of the i-th new row (the same handles
  * n calls of dod_world_spawn would give). All or nothing: every block and slot it needs is
  * allocated before anything changes. n == 0 is a no-op. Invalidates as dod_world_spawn.
- * Errors (world unchanged, out untouched): as dod_world_spawn (out may be NULL). */
+ * Errors (world unchanged, out untouched): as dod_world_spawn. */
 DOD_API dod_status dod_world_spawn_n(dod_world *w, uint32_t archetype, uint32_t n,
                                      dod_entity *out);
 
@@ -146,6 +156,21 @@ DOD_API dod_status dod_world_despawn(dod_world *w, dod_entity e);
  * DOD_E_NOT_FOUND (e not alive in w), DOD_E_FULL (into a full fixed archetype or past a
  * memory cap), DOD_E_NOMEM. */
 DOD_API dod_status dod_world_move(dod_world *w, dod_entity e, uint32_t archetype);
+
+/* Add `component` to e, or remove it: move e (as dod_world_move) to the declared archetype
+ * whose component set is exactly e's set plus, or minus, that component; the added component
+ * is zeroed, the others are kept. Which archetype that is was worked out once, by
+ * dod_world_create, for every archetype and component (a table of n_archetypes x
+ * n_components bytes, counted by dod_world_bytes): the call is a lookup and a move. Adding a
+ * component e has, or removing one it lacks, is a no-op (DOD_OK), as in flecs and EnTT.
+ * Two archetypes may have the same component set (typed entities); a set that two or more
+ * archetypes share is never a target of add or remove (DOD_E_UNDECLARED): the game names the
+ * one it means with dod_world_move. Invalidates as dod_world_move.
+ * Errors (world unchanged): DOD_E_INVALID (w NULL), DOD_E_RANGE (component >= n_components),
+ * DOD_E_NOT_FOUND (e not alive in w), DOD_E_UNDECLARED (no declared archetype, or more than
+ * one, has exactly that set), DOD_E_FULL, DOD_E_NOMEM (as dod_world_move). */
+DOD_API dod_status dod_world_add(dod_world *w, dod_entity e, uint32_t component);
+DOD_API dod_status dod_world_remove(dod_world *w, dod_entity e, uint32_t component);
 
 /* Component `component` of e: a pointer into its column, valid until e is despawned or moved
  * or a despawn or move swaps another row into e's place. O(1), no hashing, no allocation.
@@ -230,6 +255,15 @@ DOD_API void *dod_world_field(const dod_world_iter *it, uint32_t component);
  * archetype)[c].offset + *row * its size. */
 DOD_API dod_status dod__world_spawn_row(dod_world *w, uint32_t archetype, dod_entity *out,
                                         unsigned char **block, uint32_t *row);
+
+/* Private, for the typed layer's bulk spawns: as dod_world_spawn_n, but the components are
+ * left as they are, for the caller to write, every one, before any other call: the n new
+ * rows are the archetype's rows from row *row of block *block on, in block order (the rest
+ * of that block, then rows 0 .. of the next ones: dod_world_block gives their columns).
+ * n == 0: no-op, *block and *row set to 0. Errors as dod_world_spawn_n, and DOD_E_INVALID
+ * for a NULL block or row. */
+DOD_API dod_status dod__world_spawn_rows(dod_world *w, uint32_t archetype, uint32_t n,
+                                         dod_entity *out, uint32_t *block, uint32_t *row);
 
 /* Private, for the inline lookups below; the layout may change in any release.
  * Every dod_world starts with a dod__world_head, which points at one dod__world_place per
