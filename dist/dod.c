@@ -5763,6 +5763,11 @@ struct dod_world {
     size_t bytes;         /* of this allocation (world, archetypes, places, field tables) */
     dod_allocator alloc;
     dod__world_arch *arch; /* n_archetypes, in the same allocation as the world */
+    uint64_t declaration; /* dod__world_declaration_of(the desc) */
+    int keep_blocks;      /* set while a command buffer applies: a row removal frees no block
+                             (world_cmds_apply.c frees them once at the end) */
+    size_t comp_size[DOD_WORLD_MAX_COMPONENTS]; /* every component's size (command buffers
+                                                   check a set's size against it) */
 };
 
 static inline uint32_t dod__world_slot_gen(uint64_t slot)
@@ -5824,6 +5829,21 @@ static inline dod_entity *dod__world_ids(unsigned char *block)
     return (dod_entity *)(void *)block;
 }
 
+/* The declaration (world_declaration.c). */
+
+/* A 64-bit fingerprint of what a desc declares, once create has checked it: every component's
+ * size and align, and every archetype's component list, capacity, and (chunked) block size
+ * and memory cap in blocks, with 0 fields made their defaults; the same on every platform.
+ * Two worlds with equal fingerprints and equal counts of components and archetypes lay out
+ * and behave alike: a command buffer, a snapshot or a file of one fits the other. */
+uint64_t dod__world_declaration_of(const dod_world_desc *d);
+
+/* The fingerprint of w's declaration, kept by create. */
+static inline uint64_t dod__world_declaration(const dod_world *w)
+{
+    return w->declaration;
+}
+
 /* Iteration (world_query.c). */
 
 /* Put *it on rows first_row .. first_row + n - 1 of block `block` of `archetype` (all in
@@ -5840,9 +5860,26 @@ void dod__world_iter_rows(dod_world_iter *it, const dod_world *w, uint32_t arche
  * DOD_E_FULL (capacity or memory cap), DOD_E_NOMEM. */
 dod_status dod__world_reserve_rows(dod_world *w, dod__world_arch *a, uint32_t n);
 
+/* dod__world_reserve_rows in two steps, for a call that reserves in several archetypes all or
+ * nothing: prepare allocates the blocks (and list) n more rows need without changing what the
+ * world shows (*room records them), then install makes them a's or discard frees them. */
+typedef struct dod__world_rows_room {
+    unsigned char **list; /* a's block list, or a longer copy of it, with the new blocks */
+    uint32_t list_cap;
+    uint32_t blocks;      /* a's n_blocks once installed */
+} dod__world_rows_room;
+dod_status dod__world_prepare_rows(dod_world *w, dod__world_arch *a, uint32_t n,
+                                   dod__world_rows_room *room);
+void dod__world_install_rows(dod_world *w, dod__world_arch *a, const dod__world_rows_room *room);
+void dod__world_discard_rows(dod_world *w, const dod__world_arch *a,
+                             const dod__world_rows_room *room);
+
 /* After a's end block emptied: blocks past the ones holding rows, beyond one empty block,
  * are freed. */
 void dod__world_trim_blocks(dod_world *w, dod__world_arch *a);
+
+/* Free a's blocks past its first `keep` (keep >= the blocks holding rows). */
+void dod__world_free_blocks_past(dod_world *w, dod__world_arch *a, uint32_t keep);
 
 /* Make sure n more slots can be taken without allocating: a larger entity index goes into
  * *fresh (NULL when none is needed) for dod__world_install_slots, after the other
@@ -6002,6 +6039,9 @@ dod_status dod_world_create(dod_world **out, const dod_world_desc *desc)
     w->free_head = DOD__WORLD_NO_SLOT;
     w->head.n_components = desc->n_components;
     w->n_archetypes = desc->n_archetypes;
+    w->declaration = dod__world_declaration_of(desc);
+    for (uint32_t c = 0; c < desc->n_components; ++c)
+        w->comp_size[c] = desc->components[c].size;
     w->arch = (dod__world_arch *)(void *)((unsigned char *)w + head);
     w->head.places = (dod__world_place *)(void *)((unsigned char *)w->arch + archs);
     dod__world_field *fields =
@@ -6067,6 +6107,46 @@ size_t dod_world_bytes(const dod_world *w)
     return total;
 }
 /* ---- end of src/world.c ---- */
+
+/* ---- src/world_declaration.c ---- */
+/* A world's declaration fingerprint: what dod_world_create made of its desc, as one 64-bit
+ * value, so that "may this be applied to that world" is one comparison (command buffers, and
+ * world snapshots and files). */
+
+/* FNV-1a over v's 8 bytes, least significant first: the same value on every platform. */
+static uint64_t declaration_mix(uint64_t h, uint64_t v)
+{
+    for (int i = 0; i < 8; ++i) {
+        h ^= (v >> (8 * i)) & 0xFFu;
+        h *= 0x100000001B3ull;
+    }
+    return h;
+}
+
+uint64_t dod__world_declaration_of(const dod_world_desc *d)
+{
+    uint64_t h = declaration_mix(0xCBF29CE484222325ull, d->n_components);
+    for (uint32_t c = 0; c < d->n_components; ++c) {
+        h = declaration_mix(h, d->components[c].size);
+        h = declaration_mix(h, d->components[c].align);
+    }
+    h = declaration_mix(h, d->n_archetypes);
+    for (uint32_t i = 0; i < d->n_archetypes; ++i) {
+        const dod_archetype_desc *a = &d->archetypes[i];
+        h = declaration_mix(h, a->n_components);
+        for (uint32_t k = 0; k < a->n_components; ++k)
+            h = declaration_mix(h, a->components[k]);
+        h = declaration_mix(h, a->capacity);
+        if (a->capacity)
+            continue; /* a fixed archetype ignores block_bytes and memory_cap */
+        uint64_t block = a->block_bytes ? a->block_bytes : DOD_WORLD_BLOCK_BYTES;
+        h = declaration_mix(h, block);
+        /* the cap as the blocks it admits (what create keeps); no cap is all ones */
+        h = declaration_mix(h, a->memory_cap ? (uint64_t)a->memory_cap / block : UINT64_MAX);
+    }
+    return h;
+}
+/* ---- end of src/world_declaration.c ---- */
 
 /* ---- src/world_entities.c ---- */
 /* The world's entities: the slot map behind the handles, spawn, spawn_n, despawn, move and
@@ -6148,7 +6228,7 @@ static inline void remove_row(dod_world *w, dod__world_arch *a, unsigned char *b
             a->tail = a->rows_per_block;
             set_end(a);
         }
-        if (a->n_blocks > dod__world_used_blocks(a) + 1)
+        if (a->n_blocks > dod__world_used_blocks(a) + 1 && !w->keep_blocks)
             dod__world_trim_blocks(w, a);
     }
 }
@@ -6514,8 +6594,12 @@ static uint32_t grown_list(const dod__world_arch *a, uint32_t blocks)
     return cap < a->max_blocks ? (uint32_t)cap : a->max_blocks;
 }
 
-dod_status dod__world_reserve_rows(dod_world *w, dod__world_arch *a, uint32_t n)
+dod_status dod__world_prepare_rows(dod_world *w, dod__world_arch *a, uint32_t n,
+                                   dod__world_rows_room *room)
 {
+    room->list = a->place->blocks;
+    room->list_cap = a->blocks_cap;
+    room->blocks = a->n_blocks;
     uint64_t rows = (uint64_t)a->n_rows + n;
     uint64_t need = (rows + a->rows_per_block - 1) / a->rows_per_block;
     if (need <= a->n_blocks)
@@ -6545,20 +6629,50 @@ dod_status dod__world_reserve_rows(dod_world *w, dod__world_arch *a, uint32_t n)
             return DOD__FAIL(DOD_E_NOMEM, "allocating a block");
         }
     }
-    if (list != a->place->blocks) {
-        if (a->place->blocks != &a->first_block)
-            dod__free(&w->alloc, a->place->blocks, a->blocks_cap * sizeof *list);
-        a->place->blocks = list;
-        a->blocks_cap = list_cap;
-    }
-    a->n_blocks = blocks;
-    a->rows_held = (uint64_t)blocks * a->rows_per_block;
+    room->list = list;
+    room->list_cap = list_cap;
+    room->blocks = blocks;
     return DOD_OK;
+}
+
+void dod__world_install_rows(dod_world *w, dod__world_arch *a, const dod__world_rows_room *room)
+{
+    if (room->list != a->place->blocks) {
+        if (a->place->blocks != &a->first_block)
+            dod__free(&w->alloc, a->place->blocks, a->blocks_cap * sizeof *room->list);
+        a->place->blocks = room->list;
+        a->blocks_cap = room->list_cap;
+    }
+    a->n_blocks = room->blocks;
+    a->rows_held = (uint64_t)room->blocks * a->rows_per_block;
+}
+
+void dod__world_discard_rows(dod_world *w, const dod__world_arch *a,
+                             const dod__world_rows_room *room)
+{
+    for (uint32_t b = a->n_blocks; b < room->blocks; ++b)
+        dod__free(&w->alloc, room->list[b], a->block_bytes);
+    if (room->list != a->place->blocks)
+        dod__free(&w->alloc, room->list, room->list_cap * sizeof *room->list);
+}
+
+dod_status dod__world_reserve_rows(dod_world *w, dod__world_arch *a, uint32_t n)
+{
+    dod__world_rows_room room;
+    dod_status st = dod__world_prepare_rows(w, a, n, &room);
+    if (st == DOD_OK)
+        dod__world_install_rows(w, a, &room);
+    return st;
 }
 
 void dod__world_trim_blocks(dod_world *w, dod__world_arch *a)
 {
-    while (a->n_blocks > dod__world_used_blocks(a) + 1) {
+    dod__world_free_blocks_past(w, a, dod__world_used_blocks(a) + 1);
+}
+
+void dod__world_free_blocks_past(dod_world *w, dod__world_arch *a, uint32_t keep)
+{
+    while (a->n_blocks > keep) {
         a->n_blocks--;
         dod__free(&w->alloc, a->place->blocks[a->n_blocks], a->block_bytes);
     }

@@ -145,6 +145,9 @@ dod_status dod_world_create(dod_world **out, const dod_world_desc *desc)
     w->free_head = DOD__WORLD_NO_SLOT;
     w->head.n_components = desc->n_components;
     w->n_archetypes = desc->n_archetypes;
+    w->declaration = dod__world_declaration_of(desc);
+    for (uint32_t c = 0; c < desc->n_components; ++c)
+        w->comp_size[c] = desc->components[c].size;
     w->arch = (dod__world_arch *)(void *)((unsigned char *)w + head);
     w->head.places = (dod__world_place *)(void *)((unsigned char *)w->arch + archs);
     dod__world_field *fields =
