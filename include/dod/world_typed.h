@@ -24,9 +24,12 @@
  *                                                   each component written once
  *       game_entity_a_block(w, b, &cols)           block b's columns, 0 once b is past the
  *                                                   last block (O(1) per block)
+ *       game_entity_a_cmd_spawn(cb, &row or NULL, &e)  dod_cmds_spawn into a command buffer,
+ *                                                   the row's values (NULL: zeroed)
  *     per component position:
  *       position *game_get_position(w, e)          dod_world_get, typed (NULL likewise)
  *       DOD_FIELD(&it, game, position)             dod_world_field, typed
+ *       game_cmd_set_position(cb, e, &value)        dod_cmds_set, typed
  * The seed's loop is then, with `step` taking restrict pointers so the compiler vectorises it:
  *     game_entity_a_cols c;
  *     for (uint32_t b = 0; game_entity_a_block(w, b, &c); ++b)
@@ -99,8 +102,10 @@
     DOD__W_CAT(DOD__W_ARCH_A_, DOD__W_IS_END(name))(P, name, F, cap)
 #define DOD__W_ARCH_B(P, name, F, cap)                                                         \
     DOD__W_CAT(DOD__W_ARCH_B_, DOD__W_IS_END(name))(P, name, F, cap)
-#define DOD__W_ARCH_A_0(P, name, F, cap) DOD__W_ARCHETYPE(P, name, F) DOD__W_ARCH_B ( P,
-#define DOD__W_ARCH_B_0(P, name, F, cap) DOD__W_ARCHETYPE(P, name, F) DOD__W_ARCH_A ( P,
+#define DOD__W_ARCH_A_0(P, name, F, cap)                                                       \
+    DOD__W_ARCHETYPE(P, name, F) DOD__W_ARCHETYPE_CMDS(P, name, F) DOD__W_ARCH_B ( P,
+#define DOD__W_ARCH_B_0(P, name, F, cap)                                                       \
+    DOD__W_ARCHETYPE(P, name, F) DOD__W_ARCHETYPE_CMDS(P, name, F) DOD__W_ARCH_A ( P,
 #define DOD__W_ARCH_A_1(P, name, F, cap)
 #define DOD__W_ARCH_B_1(P, name, F, cap)
 
@@ -108,8 +113,10 @@
 #define DOD__W_COMP_EACH(P, ...) DOD__W_COMP_A(P, __VA_ARGS__)
 #define DOD__W_COMP_A(P, name) DOD__W_CAT(DOD__W_COMP_A_, DOD__W_IS_END(name))(P, name)
 #define DOD__W_COMP_B(P, name) DOD__W_CAT(DOD__W_COMP_B_, DOD__W_IS_END(name))(P, name)
-#define DOD__W_COMP_A_0(P, name) DOD__W_COMPONENT(P, name) DOD__W_COMP_B ( P,
-#define DOD__W_COMP_B_0(P, name) DOD__W_COMPONENT(P, name) DOD__W_COMP_A ( P,
+#define DOD__W_COMP_A_0(P, name)                                                               \
+    DOD__W_COMPONENT(P, name) DOD__W_COMPONENT_CMDS(P, name) DOD__W_COMP_B ( P,
+#define DOD__W_COMP_B_0(P, name)                                                               \
+    DOD__W_COMPONENT(P, name) DOD__W_COMPONENT_CMDS(P, name) DOD__W_COMP_A ( P,
 #define DOD__W_COMP_A_1(P, name)
 #define DOD__W_COMP_B_1(P, name)
 
@@ -157,6 +164,27 @@
     {                                                                                          \
         return (DOD__W_T(name) *)dod__world_get_sized(w, e, DOD_CID(P, name),                  \
                                                       sizeof(DOD__W_T(name)));                 \
+    }
+
+/* What one archetype and one component of world P generate for command buffers
+ * (dod/world_cmds.h): P_<archetype>_cmd_spawn(cb, &row or NULL, &e) records a spawn with the
+ * row's values (NULL: zeroed), P_cmd_set_<component>(cb, e, &value) a set. */
+#define DOD__W_CMD_VALUE(name) &init->name,
+#define DOD__W_ARCHETYPE_CMDS(P, name, F)                                                      \
+    DOD__GENERATED dod_status P##_##name##_cmd_spawn(dod_cmds *cb,                             \
+                                                     const P##_##name##_row *init,             \
+                                                     dod_entity *out)                          \
+    {                                                                                          \
+        if (!init)                                                                             \
+            return dod_cmds_spawn(cb, DOD_AID(P, name), NULL, out);                            \
+        const void *const values[] = { F(DOD__W_CMD_VALUE) };                                 \
+        return dod_cmds_spawn(cb, DOD_AID(P, name), values, out);                              \
+    }
+#define DOD__W_COMPONENT_CMDS(P, name)                                                         \
+    DOD__GENERATED dod_status P##_cmd_set_##name(dod_cmds *cb, dod_entity e,                   \
+                                                 const DOD__W_T(name) *value)                  \
+    {                                                                                          \
+        return dod_cmds_set(cb, e, DOD_CID(P, name), value, sizeof(DOD__W_T(name)));           \
     }
 
 #define DOD_WORLD(P, COMPONENTS, ARCHETYPES)                                                   \
