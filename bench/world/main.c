@@ -29,6 +29,8 @@ int main(void)
     for (int i = 0; i < n_sizes; ++i)
         scenarios_bench(sizes[i], passes, sizes[i] == WB_1M);
     frag_bench(passes);
+    for (int i = 0; i < n_sizes; ++i)
+        commands_bench(sizes[i], passes, sizes[i] == WB_1M);
     print_load("after");
     return wb_close();
 }
