@@ -5768,6 +5768,8 @@ struct dod_world {
                              (world_cmds_apply.c frees them once at the end) */
     size_t comp_size[DOD_WORLD_MAX_COMPONENTS]; /* every component's size (command buffers
                                                    check a set's size against it) */
+    size_t row_bytes[DOD_WORLD_MAX_ARCHETYPES]; /* each archetype's components' sizes added
+                                                   up: a command buffer's spawn payload */
 };
 
 static inline uint32_t dod__world_slot_gen(uint64_t slot)
@@ -6042,6 +6044,9 @@ dod_status dod_world_create(dod_world **out, const dod_world_desc *desc)
     w->declaration = dod__world_declaration_of(desc);
     for (uint32_t c = 0; c < desc->n_components; ++c)
         w->comp_size[c] = desc->components[c].size;
+    for (uint32_t i = 0; i < desc->n_archetypes; ++i) /* fits: a block of rows was checked */
+        for (uint32_t k = 0; k < desc->archetypes[i].n_components; ++k)
+            w->row_bytes[i] += w->comp_size[desc->archetypes[i].components[k]];
     w->arch = (dod__world_arch *)(void *)((unsigned char *)w + head);
     w->head.places = (dod__world_place *)(void *)((unsigned char *)w->arch + archs);
     dod__world_field *fields =
@@ -6114,13 +6119,16 @@ size_t dod_world_bytes(const dod_world *w)
 /* Command buffers' record format, shared by recording (world_cmds.c), planning
  * (world_cmds_plan.c) and applying (world_cmds_apply.c); not installed.
  *
- * A buffer's records are one byte stream: each record is a dod__cmd head (16 bytes) and its
- * payload rounded up to 8 bytes, so every head is 8-byte aligned and read in place.
- *   spawn    id = archetype, entity = the provisional handle; payload: the archetype's
- *            components packed in declared order, or none for a zeroed spawn
- *   despawn  entity
- *   move     id = archetype, entity
- *   set      id = component, entity; payload: the component's bytes */
+ * A buffer's records are one byte stream, each record 8-byte aligned and read in place: an
+ * 8-byte head (dod__cmd), for every command but a spawn the 8-byte handle it names, then its
+ * payload rounded up to 8 bytes.
+ *   spawn    id = archetype; payload: the archetype's components packed in declared order,
+ *            or none for a zeroed spawn. Its provisional handle is its ordinal among the
+ *            buffer's spawns, which a reader counts: the record does not hold it.
+ *   despawn  the handle
+ *   move     id = archetype, the handle
+ *   set      id = component, the handle; payload: the component's bytes
+ * A handle is as recorded: a real one, or a provisional one of the same buffer. */
 #ifndef DOD_WORLD_CMDS_INTERNAL_H
 #define DOD_WORLD_CMDS_INTERNAL_H
 
@@ -6131,17 +6139,27 @@ size_t dod_world_bytes(const dod_world *w)
 enum { DOD__CMD_SPAWN, DOD__CMD_DESPAWN, DOD__CMD_MOVE, DOD__CMD_SET };
 
 typedef struct dod__cmd {
-    uint8_t op;        /* DOD__CMD_* */
-    uint8_t id;        /* archetype or component: both fewer than 256 */
-    uint16_t unused;   /* zero */
-    uint32_t payload;  /* bytes following the head, before rounding */
-    dod_entity entity; /* as recorded: a real handle or a provisional one of this buffer */
+    uint8_t op;       /* DOD__CMD_* */
+    uint8_t id;       /* archetype or component: both fewer than 256 */
+    uint16_t unused;  /* zero */
+    uint32_t payload; /* bytes of payload, before rounding */
 } dod__cmd;
 
-/* The payload of c. */
+/* Bytes before the payload of a record of op: the head, and the handle but for a spawn. */
+static inline size_t dod__cmd_head_bytes(uint32_t op)
+{
+    return sizeof(dod__cmd) + (op == DOD__CMD_SPAWN ? 0 : sizeof(dod_entity));
+}
+
+/* The handle c names (c not a spawn). */
+static inline dod_entity dod__cmd_entity(const dod__cmd *c)
+{
+    return *(const dod_entity *)(const void *)(c + 1);
+}
+
 static inline const unsigned char *dod__cmd_payload(const dod__cmd *c)
 {
-    return (const unsigned char *)(c + 1);
+    return (const unsigned char *)c + dod__cmd_head_bytes(c->op);
 }
 
 /* The record after c. */
@@ -6149,6 +6167,17 @@ static inline const dod__cmd *dod__cmd_next(const dod__cmd *c)
 {
     size_t padded = ((size_t)c->payload + 7u) & ~(size_t)7u;
     return (const dod__cmd *)(const void *)(dod__cmd_payload(c) + padded);
+}
+
+/* cb's first record and the end of its records (cb->n_bytes > 0: records is not NULL). */
+static inline const dod__cmd *dod__cmds_first(const dod_cmds *cb)
+{
+    return (const dod__cmd *)(const void *)cb->records;
+}
+
+static inline const dod__cmd *dod__cmds_end(const dod_cmds *cb)
+{
+    return (const dod__cmd *)(const void *)(cb->records + cb->n_bytes);
 }
 
 /* 1 when e has a provisional handle's generation (whichever buffer's). */
@@ -6291,18 +6320,20 @@ dod_status dod_cmds_reserve(dod_cmds *cb, uint32_t n_commands, size_t payload_by
     DOD__REFUSE_IF(!cb, DOD_E_INVALID);
     DOD__REFUSE_IF((uint64_t)cb->n_commands + n_commands > UINT32_MAX, DOD_E_OVERFLOW);
     size_t bytes;
-    DOD__REFUSE_IF(!dod__mul(n_commands, sizeof(dod__cmd) + 7u, &bytes) ||
+    DOD__REFUSE_IF(!dod__mul(n_commands, dod__cmd_head_bytes(DOD__CMD_SET) + 7u, &bytes) ||
                        !dod__add(bytes, payload_bytes, &bytes),
                    DOD_E_OVERFLOW);
     return cmds_grow(cb, bytes, n_commands);
 }
 
-/* Append a record of `payload` bytes (its padding zeroed) and count it: the common case, room
- * already there, is three comparisons. NULL when the buffer cannot grow (*st says why). */
-static inline dod__cmd *cmds_append(dod_cmds *cb, uint32_t op, uint32_t id, dod_entity e,
-                                    size_t payload, uint32_t spawns, dod_status *st)
+/* Append a record of `payload` bytes (its padding zeroed) and count it; returns where its
+ * payload goes. The common case, room already there, is three comparisons. NULL when the
+ * buffer cannot grow (*st says why). */
+static inline unsigned char *cmds_append(dod_cmds *cb, uint32_t op, uint32_t id, dod_entity e,
+                                         size_t payload, uint32_t spawns, dod_status *st)
 {
-    size_t bytes = sizeof(dod__cmd) + ((payload + 7u) & ~(size_t)7u);
+    size_t head = dod__cmd_head_bytes(op);
+    size_t bytes = head + ((payload + 7u) & ~(size_t)7u);
     if (cb->n_commands == UINT32_MAX) {
         *st = DOD__FAIL(DOD_E_OVERFLOW, "2^32 - 1 commands");
         return NULL;
@@ -6312,18 +6343,20 @@ static inline dod__cmd *cmds_append(dod_cmds *cb, uint32_t op, uint32_t id, dod_
         if (*st != DOD_OK)
             return NULL;
     }
-    dod__cmd *c = (dod__cmd *)(void *)(cb->records + cb->n_bytes);
+    unsigned char *at = cb->records + cb->n_bytes;
+    dod__cmd *c = (dod__cmd *)(void *)at;
     c->op = (uint8_t)op;
     c->id = (uint8_t)id;
     c->unused = 0;
     c->payload = (uint32_t)payload;
-    c->entity = e;
+    if (op != DOD__CMD_SPAWN)
+        *(dod_entity *)(void *)(c + 1) = e;
     if (payload & 7u) /* the padding: the stream's bytes are all defined */
-        memset((unsigned char *)(c + 1) + (payload & ~(size_t)7u), 0, 8);
+        memset(at + head + (payload & ~(size_t)7u), 0, 8);
     cb->n_bytes += bytes;
     cb->n_commands++;
     cb->applied = 0;
-    return c;
+    return at + head;
 }
 
 /* Check a handle a command names: the null handle is DOD_E_NOT_FOUND, a provisional handle
@@ -6341,15 +6374,6 @@ static inline dod_status cmds_check_entity(const dod_cmds *cb, dod_entity e, uin
     return DOD_OK;
 }
 
-/* Bytes of a's row: its components' sizes (they fit: create checked a block of rows). */
-static size_t cmds_row_bytes(const dod__world_arch *a)
-{
-    size_t row = 0;
-    for (uint32_t k = 0; k < a->n_cols; ++k)
-        row += a->cols[k].size;
-    return row;
-}
-
 /* A spawn's payload: each component's value (or zeroes), packed in declared order. */
 static void cmds_pack_row(unsigned char *to, const dod__world_arch *a, const void *const *values)
 {
@@ -6363,26 +6387,44 @@ static void cmds_pack_row(unsigned char *to, const dod__world_arch *a, const voi
     }
 }
 
+/* Record a spawn of row_bytes of payload into *payload; its provisional handle in *out. */
+static inline dod_status cmds_spawn(dod_cmds *cb, uint32_t archetype, size_t row_bytes,
+                                    dod_entity *out, unsigned char **payload)
+{
+    DOD__REFUSE_IF(row_bytes > UINT32_MAX - 7u, DOD_E_OVERFLOW);
+    dod_entity e; /* spawns <= commands: the ordinal fits when the command does */
+    e.bits = (uint64_t)cb->tag_hi << 32 | cb->n_spawns;
+    dod_status st = DOD_OK;
+    *payload = cmds_append(cb, DOD__CMD_SPAWN, archetype, e, row_bytes, 1, &st);
+    if (!*payload)
+        return st;
+    cb->spawn_arch[cb->n_spawns++] = (unsigned char)archetype;
+    if (out)
+        *out = e;
+    return DOD_OK;
+}
+
 dod_status dod_cmds_spawn(dod_cmds *cb, uint32_t archetype, const void *const *values,
                           dod_entity *out)
 {
     DOD__REFUSE_IF(!cb, DOD_E_INVALID);
     DOD__REFUSE_IF(archetype >= cb->n_archetypes, DOD_E_RANGE);
-    const dod__world_arch *a = values ? &cb->world->arch[archetype] : NULL;
-    size_t row = a ? cmds_row_bytes(a) : 0;
-    DOD__REFUSE_IF(row > UINT32_MAX - 7u, DOD_E_OVERFLOW);
-    dod_entity e; /* spawns <= commands: the ordinal fits when the command does */
-    e.bits = (uint64_t)cb->tag_hi << 32 | cb->n_spawns;
-    dod_status st = DOD_OK;
-    dod__cmd *c = cmds_append(cb, DOD__CMD_SPAWN, archetype, e, row, 1, &st);
-    if (!c)
-        return st;
-    if (a)
-        cmds_pack_row((unsigned char *)(c + 1), a, values);
-    cb->spawn_arch[cb->n_spawns++] = (unsigned char)archetype;
-    if (out)
-        *out = e;
-    return DOD_OK;
+    unsigned char *to;
+    dod_status st =
+        cmds_spawn(cb, archetype, values ? cb->world->row_bytes[archetype] : 0, out, &to);
+    if (st == DOD_OK && values)
+        cmds_pack_row(to, &cb->world->arch[archetype], values);
+    return st;
+}
+
+dod_status dod__cmds_spawn_row(dod_cmds *cb, uint32_t archetype, size_t row_bytes,
+                               dod_entity *out, unsigned char **payload)
+{
+    DOD__REFUSE_IF(!cb, DOD_E_INVALID);
+    DOD__REFUSE_IF(!payload, DOD_E_INVALID);
+    DOD__REFUSE_IF(archetype >= cb->n_archetypes, DOD_E_RANGE);
+    DOD__REFUSE_IF(row_bytes != cb->world->row_bytes[archetype], DOD_E_INVALID);
+    return cmds_spawn(cb, archetype, row_bytes, out, payload);
 }
 
 dod_status dod_cmds_despawn(dod_cmds *cb, dod_entity e)
@@ -6425,9 +6467,9 @@ dod_status dod_cmds_set(dod_cmds *cb, dod_entity e, uint32_t component, const vo
         DOD__REFUSE_IF(f[component].offset == 0, DOD_E_INVALID); /* its archetype lacks it */
     }
     DOD__REFUSE_IF(size > UINT32_MAX - 7u, DOD_E_OVERFLOW);
-    dod__cmd *c = cmds_append(cb, DOD__CMD_SET, component, e, size, 0, &st);
-    if (c)
-        dod__copy_elem((unsigned char *)(c + 1), (const unsigned char *)value, size);
+    unsigned char *to = cmds_append(cb, DOD__CMD_SET, component, e, size, 0, &st);
+    if (to)
+        dod__copy_elem(to, (const unsigned char *)value, size);
     return st;
 }
 
@@ -6579,21 +6621,22 @@ static void apply_set(apply_state *ap, dod_entity e, const dod__cmd *c)
     }
 }
 
-/* One buffer's commands in recording order; a provisional handle names the real handle its
- * spawn got (earlier in the same buffer, so already in cb->spawned). */
+/* One buffer's commands in recording order. The k-th spawn's real handle goes to
+ * cb->spawned[k]; a provisional handle names the one its spawn got (earlier in the same
+ * buffer, so already there). */
 static void apply_buffer(apply_state *ap, dod_cmds *cb)
 {
     cb->applied = 1;
     if (cb->n_bytes == 0)
         return;
-    const dod__cmd *c = (const dod__cmd *)(const void *)cb->records;
-    const dod__cmd *end = (const dod__cmd *)(const void *)(cb->records + cb->n_bytes);
-    for (dod_entity *spawned = cb->spawned; c != end; c = dod__cmd_next(c)) {
+    dod_entity *spawned = cb->spawned;
+    for (const dod__cmd *c = dod__cmds_first(cb), *end = dod__cmds_end(cb); c != end;
+         c = dod__cmd_next(c)) {
         if (c->op == DOD__CMD_SPAWN) {
             apply_spawn(ap, c, spawned++);
             continue;
         }
-        dod_entity e = c->entity;
+        dod_entity e = dod__cmd_entity(c);
         if (dod__cmds_provisional(e))
             e = cb->spawned[(uint32_t)e.bits];
         switch (c->op) {
@@ -6648,16 +6691,6 @@ static int plan_rows_fit(const dod__world_arch *a, uint64_t rows)
            (rows + a->rows_per_block - 1) / a->rows_per_block <= a->max_blocks;
 }
 
-static const dod__cmd *plan_first(const dod_cmds *cb)
-{
-    return (const dod__cmd *)(const void *)cb->records;
-}
-
-static const dod__cmd *plan_end(const dod_cmds *cb)
-{
-    return (const dod__cmd *)(const void *)(cb->records + cb->n_bytes);
-}
-
 /* The bound: rows[a] = a's rows now plus every spawn and move into a; *spawns = every spawn.
  * 1 when it fits every archetype and the entity index. */
 static int plan_bound_fits(const dod_world *w, const dod_cmds *buffers, uint32_t n_buffers,
@@ -6671,7 +6704,7 @@ static int plan_bound_fits(const dod_world *w, const dod_cmds *buffers, uint32_t
         *spawns += cb->n_spawns;
         if (cb->n_spawns == 0 && cb->n_moves == 0)
             continue; /* despawns and sets add no row */
-        for (const dod__cmd *c = plan_first(cb), *end = plan_end(cb); c != end;
+        for (const dod__cmd *c = dod__cmds_first(cb), *end = dod__cmds_end(cb); c != end;
              c = dod__cmd_next(c))
             if (c->op == DOD__CMD_SPAWN || c->op == DOD__CMD_MOVE)
                 rows[c->id]++;
@@ -6781,21 +6814,22 @@ static dod_status replay_run(plan_replay *r, const dod_cmds *buffers, uint32_t n
         const dod_cmds *cb = &buffers[b];
         if (cb->n_bytes == 0)
             continue;
-        for (const dod__cmd *c = plan_first(cb), *end = plan_end(cb); c != end;
+        uint64_t *first = r->handles + base, *spawned = first; /* this buffer's spawns */
+        for (const dod__cmd *c = dod__cmds_first(cb), *end = dod__cmds_end(cb); c != end;
              c = dod__cmd_next(c)) {
-            uint64_t bits = c->entity.bits;
             if (c->op == DOD__CMD_SPAWN) {
-                bits = replay_take_slot(r, c->id);
-                DOD__REFUSE_IF(bits == 0, DOD_E_OVERFLOW);
-                r->handles[base + (uint32_t)c->entity.bits] = bits;
+                *spawned = replay_take_slot(r, c->id);
+                DOD__REFUSE_IF(*spawned++ == 0, DOD_E_OVERFLOW);
                 if (++r->rows[c->id] > peak[c->id])
                     peak[c->id] = r->rows[c->id];
                 continue;
             }
             if (c->op == DOD__CMD_SET)
                 continue;
-            if (dod__cmds_provisional(c->entity))
-                bits = r->handles[base + (uint32_t)bits];
+            dod_entity e = dod__cmd_entity(c);
+            uint64_t bits = e.bits;
+            if (dod__cmds_provisional(e))
+                bits = first[(uint32_t)bits];
             uint32_t state = 0, index = replay_live_slot(r, bits, &state);
             uint32_t from = state >> DOD__WORLD_GEN_BITS;
             if (index == UINT32_MAX || (c->op == DOD__CMD_MOVE && from == c->id))

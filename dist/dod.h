@@ -2022,17 +2022,27 @@ static inline void *dod__world_field_at(const dod_world_iter *it, uint32_t compo
 
 /* What one archetype and one component of world P generate for command buffers
  * (dod/world_cmds.h): P_<archetype>_cmd_spawn(cb, &row or NULL, &e) records a spawn with the
- * row's values (NULL: zeroed), P_cmd_set_<component>(cb, e, &value) a set. */
-#define DOD__W_CMD_VALUE(name) &init->name,
+ * row's values (NULL: zeroed), each member copied once at a constant size into the record
+ * (the private dod__cmds_spawn_row gives where); P_cmd_set_<component>(cb, e, &value) a set. */
+/* A term of the row's size, `0u F(DOD__W_CMD_SIZE)`: a leading + cannot be parenthesised. */
+#define DOD__W_CMD_SIZE(name) +sizeof(DOD__W_T(name)) /* NOLINT(bugprone-macro-parentheses) */
+#define DOD__W_CMD_PACK(name)                                                                  \
+    memcpy(to, &init->name, sizeof init->name);                                                \
+    to += sizeof init->name;
 #define DOD__W_ARCHETYPE_CMDS(P, name, F)                                                      \
     DOD__GENERATED dod_status P##_##name##_cmd_spawn(dod_cmds *cb,                             \
                                                      const P##_##name##_row *init,             \
                                                      dod_entity *out)                          \
     {                                                                                          \
+        unsigned char *to;                                                                     \
         if (!init)                                                                             \
             return dod_cmds_spawn(cb, DOD_AID(P, name), NULL, out);                            \
-        const void *const values[] = { F(DOD__W_CMD_VALUE) };                                 \
-        return dod_cmds_spawn(cb, DOD_AID(P, name), values, out);                              \
+        dod_status st = dod__cmds_spawn_row(cb, DOD_AID(P, name), 0u F(DOD__W_CMD_SIZE), out,  \
+                                            &to);                                              \
+        if (st == DOD_OK) {                                                                    \
+            F(DOD__W_CMD_PACK)                                                                 \
+        }                                                                                      \
+        return st;                                                                             \
     }
 #define DOD__W_COMPONENT_CMDS(P, name)                                                         \
     DOD__GENERATED dod_status P##_cmd_set_##name(dod_cmds *cb, dod_entity e,                   \
@@ -2199,6 +2209,14 @@ DOD_API uint32_t dod_cmds_count(const dod_cmds *cb);
  * 4 GiB), DOD_E_NOMEM. */
 DOD_API dod_status dod_cmds_spawn(dod_cmds *cb, uint32_t archetype, const void *const *values,
                                   dod_entity *out);
+
+/* Private, for the typed layer's spawn: as dod_cmds_spawn with values, but the caller writes
+ * them: *payload receives where, row_bytes bytes (the archetype's components' sizes added up),
+ * the components packed in declared order, to be written before any other call on cb.
+ * Errors (cb unchanged): as dod_cmds_spawn, and DOD_E_INVALID (payload NULL; row_bytes not
+ * the archetype's). */
+DOD_API dod_status dod__cmds_spawn_row(dod_cmds *cb, uint32_t archetype, size_t row_bytes,
+                                       dod_entity *out, unsigned char **payload);
 
 /* Record a despawn of e (a real handle, or a provisional one of cb).
  * Errors (cb unchanged): DOD_E_INVALID (cb NULL; e a provisional handle not of cb's spawns),

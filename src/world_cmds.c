@@ -120,18 +120,20 @@ dod_status dod_cmds_reserve(dod_cmds *cb, uint32_t n_commands, size_t payload_by
     DOD__REFUSE_IF(!cb, DOD_E_INVALID);
     DOD__REFUSE_IF((uint64_t)cb->n_commands + n_commands > UINT32_MAX, DOD_E_OVERFLOW);
     size_t bytes;
-    DOD__REFUSE_IF(!dod__mul(n_commands, sizeof(dod__cmd) + 7u, &bytes) ||
+    DOD__REFUSE_IF(!dod__mul(n_commands, dod__cmd_head_bytes(DOD__CMD_SET) + 7u, &bytes) ||
                        !dod__add(bytes, payload_bytes, &bytes),
                    DOD_E_OVERFLOW);
     return cmds_grow(cb, bytes, n_commands);
 }
 
-/* Append a record of `payload` bytes (its padding zeroed) and count it: the common case, room
- * already there, is three comparisons. NULL when the buffer cannot grow (*st says why). */
-static inline dod__cmd *cmds_append(dod_cmds *cb, uint32_t op, uint32_t id, dod_entity e,
-                                    size_t payload, uint32_t spawns, dod_status *st)
+/* Append a record of `payload` bytes (its padding zeroed) and count it; returns where its
+ * payload goes. The common case, room already there, is three comparisons. NULL when the
+ * buffer cannot grow (*st says why). */
+static inline unsigned char *cmds_append(dod_cmds *cb, uint32_t op, uint32_t id, dod_entity e,
+                                         size_t payload, uint32_t spawns, dod_status *st)
 {
-    size_t bytes = sizeof(dod__cmd) + ((payload + 7u) & ~(size_t)7u);
+    size_t head = dod__cmd_head_bytes(op);
+    size_t bytes = head + ((payload + 7u) & ~(size_t)7u);
     if (cb->n_commands == UINT32_MAX) {
         *st = DOD__FAIL(DOD_E_OVERFLOW, "2^32 - 1 commands");
         return NULL;
@@ -141,18 +143,20 @@ static inline dod__cmd *cmds_append(dod_cmds *cb, uint32_t op, uint32_t id, dod_
         if (*st != DOD_OK)
             return NULL;
     }
-    dod__cmd *c = (dod__cmd *)(void *)(cb->records + cb->n_bytes);
+    unsigned char *at = cb->records + cb->n_bytes;
+    dod__cmd *c = (dod__cmd *)(void *)at;
     c->op = (uint8_t)op;
     c->id = (uint8_t)id;
     c->unused = 0;
     c->payload = (uint32_t)payload;
-    c->entity = e;
+    if (op != DOD__CMD_SPAWN)
+        *(dod_entity *)(void *)(c + 1) = e;
     if (payload & 7u) /* the padding: the stream's bytes are all defined */
-        memset((unsigned char *)(c + 1) + (payload & ~(size_t)7u), 0, 8);
+        memset(at + head + (payload & ~(size_t)7u), 0, 8);
     cb->n_bytes += bytes;
     cb->n_commands++;
     cb->applied = 0;
-    return c;
+    return at + head;
 }
 
 /* Check a handle a command names: the null handle is DOD_E_NOT_FOUND, a provisional handle
@@ -170,15 +174,6 @@ static inline dod_status cmds_check_entity(const dod_cmds *cb, dod_entity e, uin
     return DOD_OK;
 }
 
-/* Bytes of a's row: its components' sizes (they fit: create checked a block of rows). */
-static size_t cmds_row_bytes(const dod__world_arch *a)
-{
-    size_t row = 0;
-    for (uint32_t k = 0; k < a->n_cols; ++k)
-        row += a->cols[k].size;
-    return row;
-}
-
 /* A spawn's payload: each component's value (or zeroes), packed in declared order. */
 static void cmds_pack_row(unsigned char *to, const dod__world_arch *a, const void *const *values)
 {
@@ -192,26 +187,44 @@ static void cmds_pack_row(unsigned char *to, const dod__world_arch *a, const voi
     }
 }
 
+/* Record a spawn of row_bytes of payload into *payload; its provisional handle in *out. */
+static inline dod_status cmds_spawn(dod_cmds *cb, uint32_t archetype, size_t row_bytes,
+                                    dod_entity *out, unsigned char **payload)
+{
+    DOD__REFUSE_IF(row_bytes > UINT32_MAX - 7u, DOD_E_OVERFLOW);
+    dod_entity e; /* spawns <= commands: the ordinal fits when the command does */
+    e.bits = (uint64_t)cb->tag_hi << 32 | cb->n_spawns;
+    dod_status st = DOD_OK;
+    *payload = cmds_append(cb, DOD__CMD_SPAWN, archetype, e, row_bytes, 1, &st);
+    if (!*payload)
+        return st;
+    cb->spawn_arch[cb->n_spawns++] = (unsigned char)archetype;
+    if (out)
+        *out = e;
+    return DOD_OK;
+}
+
 dod_status dod_cmds_spawn(dod_cmds *cb, uint32_t archetype, const void *const *values,
                           dod_entity *out)
 {
     DOD__REFUSE_IF(!cb, DOD_E_INVALID);
     DOD__REFUSE_IF(archetype >= cb->n_archetypes, DOD_E_RANGE);
-    const dod__world_arch *a = values ? &cb->world->arch[archetype] : NULL;
-    size_t row = a ? cmds_row_bytes(a) : 0;
-    DOD__REFUSE_IF(row > UINT32_MAX - 7u, DOD_E_OVERFLOW);
-    dod_entity e; /* spawns <= commands: the ordinal fits when the command does */
-    e.bits = (uint64_t)cb->tag_hi << 32 | cb->n_spawns;
-    dod_status st = DOD_OK;
-    dod__cmd *c = cmds_append(cb, DOD__CMD_SPAWN, archetype, e, row, 1, &st);
-    if (!c)
-        return st;
-    if (a)
-        cmds_pack_row((unsigned char *)(c + 1), a, values);
-    cb->spawn_arch[cb->n_spawns++] = (unsigned char)archetype;
-    if (out)
-        *out = e;
-    return DOD_OK;
+    unsigned char *to;
+    dod_status st =
+        cmds_spawn(cb, archetype, values ? cb->world->row_bytes[archetype] : 0, out, &to);
+    if (st == DOD_OK && values)
+        cmds_pack_row(to, &cb->world->arch[archetype], values);
+    return st;
+}
+
+dod_status dod__cmds_spawn_row(dod_cmds *cb, uint32_t archetype, size_t row_bytes,
+                               dod_entity *out, unsigned char **payload)
+{
+    DOD__REFUSE_IF(!cb, DOD_E_INVALID);
+    DOD__REFUSE_IF(!payload, DOD_E_INVALID);
+    DOD__REFUSE_IF(archetype >= cb->n_archetypes, DOD_E_RANGE);
+    DOD__REFUSE_IF(row_bytes != cb->world->row_bytes[archetype], DOD_E_INVALID);
+    return cmds_spawn(cb, archetype, row_bytes, out, payload);
 }
 
 dod_status dod_cmds_despawn(dod_cmds *cb, dod_entity e)
@@ -254,9 +267,9 @@ dod_status dod_cmds_set(dod_cmds *cb, dod_entity e, uint32_t component, const vo
         DOD__REFUSE_IF(f[component].offset == 0, DOD_E_INVALID); /* its archetype lacks it */
     }
     DOD__REFUSE_IF(size > UINT32_MAX - 7u, DOD_E_OVERFLOW);
-    dod__cmd *c = cmds_append(cb, DOD__CMD_SET, component, e, size, 0, &st);
-    if (c)
-        dod__copy_elem((unsigned char *)(c + 1), (const unsigned char *)value, size);
+    unsigned char *to = cmds_append(cb, DOD__CMD_SET, component, e, size, 0, &st);
+    if (to)
+        dod__copy_elem(to, (const unsigned char *)value, size);
     return st;
 }
 

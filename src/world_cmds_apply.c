@@ -132,21 +132,22 @@ static void apply_set(apply_state *ap, dod_entity e, const dod__cmd *c)
     }
 }
 
-/* One buffer's commands in recording order; a provisional handle names the real handle its
- * spawn got (earlier in the same buffer, so already in cb->spawned). */
+/* One buffer's commands in recording order. The k-th spawn's real handle goes to
+ * cb->spawned[k]; a provisional handle names the one its spawn got (earlier in the same
+ * buffer, so already there). */
 static void apply_buffer(apply_state *ap, dod_cmds *cb)
 {
     cb->applied = 1;
     if (cb->n_bytes == 0)
         return;
-    const dod__cmd *c = (const dod__cmd *)(const void *)cb->records;
-    const dod__cmd *end = (const dod__cmd *)(const void *)(cb->records + cb->n_bytes);
-    for (dod_entity *spawned = cb->spawned; c != end; c = dod__cmd_next(c)) {
+    dod_entity *spawned = cb->spawned;
+    for (const dod__cmd *c = dod__cmds_first(cb), *end = dod__cmds_end(cb); c != end;
+         c = dod__cmd_next(c)) {
         if (c->op == DOD__CMD_SPAWN) {
             apply_spawn(ap, c, spawned++);
             continue;
         }
-        dod_entity e = c->entity;
+        dod_entity e = dod__cmd_entity(c);
         if (dod__cmds_provisional(e))
             e = cb->spawned[(uint32_t)e.bits];
         switch (c->op) {

@@ -1,13 +1,16 @@
 /* Command buffers' record format, shared by recording (world_cmds.c), planning
  * (world_cmds_plan.c) and applying (world_cmds_apply.c); not installed.
  *
- * A buffer's records are one byte stream: each record is a dod__cmd head (16 bytes) and its
- * payload rounded up to 8 bytes, so every head is 8-byte aligned and read in place.
- *   spawn    id = archetype, entity = the provisional handle; payload: the archetype's
- *            components packed in declared order, or none for a zeroed spawn
- *   despawn  entity
- *   move     id = archetype, entity
- *   set      id = component, entity; payload: the component's bytes */
+ * A buffer's records are one byte stream, each record 8-byte aligned and read in place: an
+ * 8-byte head (dod__cmd), for every command but a spawn the 8-byte handle it names, then its
+ * payload rounded up to 8 bytes.
+ *   spawn    id = archetype; payload: the archetype's components packed in declared order,
+ *            or none for a zeroed spawn. Its provisional handle is its ordinal among the
+ *            buffer's spawns, which a reader counts: the record does not hold it.
+ *   despawn  the handle
+ *   move     id = archetype, the handle
+ *   set      id = component, the handle; payload: the component's bytes
+ * A handle is as recorded: a real one, or a provisional one of the same buffer. */
 #ifndef DOD_WORLD_CMDS_INTERNAL_H
 #define DOD_WORLD_CMDS_INTERNAL_H
 
@@ -20,17 +23,27 @@
 enum { DOD__CMD_SPAWN, DOD__CMD_DESPAWN, DOD__CMD_MOVE, DOD__CMD_SET };
 
 typedef struct dod__cmd {
-    uint8_t op;        /* DOD__CMD_* */
-    uint8_t id;        /* archetype or component: both fewer than 256 */
-    uint16_t unused;   /* zero */
-    uint32_t payload;  /* bytes following the head, before rounding */
-    dod_entity entity; /* as recorded: a real handle or a provisional one of this buffer */
+    uint8_t op;       /* DOD__CMD_* */
+    uint8_t id;       /* archetype or component: both fewer than 256 */
+    uint16_t unused;  /* zero */
+    uint32_t payload; /* bytes of payload, before rounding */
 } dod__cmd;
 
-/* The payload of c. */
+/* Bytes before the payload of a record of op: the head, and the handle but for a spawn. */
+static inline size_t dod__cmd_head_bytes(uint32_t op)
+{
+    return sizeof(dod__cmd) + (op == DOD__CMD_SPAWN ? 0 : sizeof(dod_entity));
+}
+
+/* The handle c names (c not a spawn). */
+static inline dod_entity dod__cmd_entity(const dod__cmd *c)
+{
+    return *(const dod_entity *)(const void *)(c + 1);
+}
+
 static inline const unsigned char *dod__cmd_payload(const dod__cmd *c)
 {
-    return (const unsigned char *)(c + 1);
+    return (const unsigned char *)c + dod__cmd_head_bytes(c->op);
 }
 
 /* The record after c. */
@@ -38,6 +51,17 @@ static inline const dod__cmd *dod__cmd_next(const dod__cmd *c)
 {
     size_t padded = ((size_t)c->payload + 7u) & ~(size_t)7u;
     return (const dod__cmd *)(const void *)(dod__cmd_payload(c) + padded);
+}
+
+/* cb's first record and the end of its records (cb->n_bytes > 0: records is not NULL). */
+static inline const dod__cmd *dod__cmds_first(const dod_cmds *cb)
+{
+    return (const dod__cmd *)(const void *)cb->records;
+}
+
+static inline const dod__cmd *dod__cmds_end(const dod_cmds *cb)
+{
+    return (const dod__cmd *)(const void *)(cb->records + cb->n_bytes);
 }
 
 /* 1 when e has a provisional handle's generation (whichever buffer's). */

@@ -13,16 +13,6 @@ static int plan_rows_fit(const dod__world_arch *a, uint64_t rows)
            (rows + a->rows_per_block - 1) / a->rows_per_block <= a->max_blocks;
 }
 
-static const dod__cmd *plan_first(const dod_cmds *cb)
-{
-    return (const dod__cmd *)(const void *)cb->records;
-}
-
-static const dod__cmd *plan_end(const dod_cmds *cb)
-{
-    return (const dod__cmd *)(const void *)(cb->records + cb->n_bytes);
-}
-
 /* The bound: rows[a] = a's rows now plus every spawn and move into a; *spawns = every spawn.
  * 1 when it fits every archetype and the entity index. */
 static int plan_bound_fits(const dod_world *w, const dod_cmds *buffers, uint32_t n_buffers,
@@ -36,7 +26,7 @@ static int plan_bound_fits(const dod_world *w, const dod_cmds *buffers, uint32_t
         *spawns += cb->n_spawns;
         if (cb->n_spawns == 0 && cb->n_moves == 0)
             continue; /* despawns and sets add no row */
-        for (const dod__cmd *c = plan_first(cb), *end = plan_end(cb); c != end;
+        for (const dod__cmd *c = dod__cmds_first(cb), *end = dod__cmds_end(cb); c != end;
              c = dod__cmd_next(c))
             if (c->op == DOD__CMD_SPAWN || c->op == DOD__CMD_MOVE)
                 rows[c->id]++;
@@ -146,21 +136,22 @@ static dod_status replay_run(plan_replay *r, const dod_cmds *buffers, uint32_t n
         const dod_cmds *cb = &buffers[b];
         if (cb->n_bytes == 0)
             continue;
-        for (const dod__cmd *c = plan_first(cb), *end = plan_end(cb); c != end;
+        uint64_t *first = r->handles + base, *spawned = first; /* this buffer's spawns */
+        for (const dod__cmd *c = dod__cmds_first(cb), *end = dod__cmds_end(cb); c != end;
              c = dod__cmd_next(c)) {
-            uint64_t bits = c->entity.bits;
             if (c->op == DOD__CMD_SPAWN) {
-                bits = replay_take_slot(r, c->id);
-                DOD__REFUSE_IF(bits == 0, DOD_E_OVERFLOW);
-                r->handles[base + (uint32_t)c->entity.bits] = bits;
+                *spawned = replay_take_slot(r, c->id);
+                DOD__REFUSE_IF(*spawned++ == 0, DOD_E_OVERFLOW);
                 if (++r->rows[c->id] > peak[c->id])
                     peak[c->id] = r->rows[c->id];
                 continue;
             }
             if (c->op == DOD__CMD_SET)
                 continue;
-            if (dod__cmds_provisional(c->entity))
-                bits = r->handles[base + (uint32_t)bits];
+            dod_entity e = dod__cmd_entity(c);
+            uint64_t bits = e.bits;
+            if (dod__cmds_provisional(e))
+                bits = first[(uint32_t)bits];
             uint32_t state = 0, index = replay_live_slot(r, bits, &state);
             uint32_t from = state >> DOD__WORLD_GEN_BITS;
             if (index == UINT32_MAX || (c->op == DOD__CMD_MOVE && from == c->id))

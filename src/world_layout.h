@@ -69,6 +69,8 @@ struct dod_world {
                              (world_cmds_apply.c frees them once at the end) */
     size_t comp_size[DOD_WORLD_MAX_COMPONENTS]; /* every component's size (command buffers
                                                    check a set's size against it) */
+    size_t row_bytes[DOD_WORLD_MAX_ARCHETYPES]; /* each archetype's components' sizes added
+                                                   up: a command buffer's spawn payload */
 };
 
 static inline uint32_t dod__world_slot_gen(uint64_t slot)

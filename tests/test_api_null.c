@@ -193,6 +193,8 @@ static int cmp_u32(const void *a, const void *b, void *ctx)
     S(dod_cmds_reserve(NULL, 1, 0), DOD_E_INVALID)                                             \
     R(dod_cmds_count(NULL), 0)                                                                 \
     S(dod_cmds_spawn(NULL, 0, NULL, &entity), DOD_E_INVALID)                                   \
+    S(dod__cmds_spawn_row(NULL, 0, 4, &entity, &block), DOD_E_INVALID)                         \
+    S(dod__cmds_spawn_row(&cmds, 0, 4, &entity, NULL), DOD_E_INVALID)                          \
     S(dod_cmds_despawn(NULL, entity), DOD_E_INVALID)                                           \
     S(dod_cmds_move(NULL, entity, 0), DOD_E_INVALID)                                           \
     S(dod_cmds_set(NULL, entity, 0, keys, 4), DOD_E_INVALID)                                   \

@@ -87,8 +87,15 @@ static void test_record_refusals(void)
     dod_entity out = forge(9, 9, 9);
     cmds_state s = cmds_state_of(&cb);
 
+    unsigned char *payload = NULL;
     CHECK_STATUS(dod_cmds_spawn(NULL, A_P, NULL, &out), DOD_E_INVALID);
     CHECK_STATUS(dod_cmds_spawn(&cb, N_ARCHS, NULL, &out), DOD_E_RANGE);
+    CHECK_STATUS(dod__cmds_spawn_row(NULL, A_PH, 12, &out, &payload), DOD_E_INVALID);
+    CHECK_STATUS(dod__cmds_spawn_row(&cb, A_PH, 12, &out, NULL), DOD_E_INVALID);
+    CHECK_STATUS(dod__cmds_spawn_row(&cb, N_ARCHS, 12, &out, &payload), DOD_E_RANGE);
+    CHECK_STATUS(dod__cmds_spawn_row(&cb, A_PH, 8, &out, &payload), DOD_E_INVALID);
+    CHECK_STATUS(dod__cmds_spawn_row(&cb, A_PH, 16, &out, &payload), DOD_E_INVALID);
+    CHECK(payload == NULL);
     CHECK(out.bits == forge(9, 9, 9).bits);
     CHECK_STATUS(dod_cmds_despawn(NULL, live), DOD_E_INVALID);
     CHECK_STATUS(dod_cmds_despawn(&cb, null_e), DOD_E_NOT_FOUND);

@@ -78,9 +78,12 @@ static long walk_record(record_op op)
         dod_cmds cb;
         CHECK_OK(dod_cmds_init(&cb, w, &a));
         dod_entity e = { 0 };
-        /* 64 zeroed spawns: 1024 bytes of records and 64 spawns, both exactly full */
+        /* 64 spawns of a position (16 bytes each): 1024 bytes of records and 64 spawns, both
+         * exactly full */
+        const float pos[2] = { 3, 4 };
+        const void *values[1] = { pos };
         for (uint32_t i = 0; i < 64 && op != FIRST_SPAWN; ++i)
-            CHECK_OK(dod_cmds_spawn(&cb, A_POS, NULL, &e));
+            CHECK_OK(dod_cmds_spawn(&cb, A_POS, values, &e));
         CHECK(op == FIRST_SPAWN || (cb.n_bytes == cb.bytes_cap && cb.n_spawns == cb.spawns_cap));
         cmds_state before = cmds_state_of(&cb);
         long calls = ta.calls;

@@ -128,6 +128,14 @@ DOD_API uint32_t dod_cmds_count(const dod_cmds *cb);
 DOD_API dod_status dod_cmds_spawn(dod_cmds *cb, uint32_t archetype, const void *const *values,
                                   dod_entity *out);
 
+/* Private, for the typed layer's spawn: as dod_cmds_spawn with values, but the caller writes
+ * them: *payload receives where, row_bytes bytes (the archetype's components' sizes added up),
+ * the components packed in declared order, to be written before any other call on cb.
+ * Errors (cb unchanged): as dod_cmds_spawn, and DOD_E_INVALID (payload NULL; row_bytes not
+ * the archetype's). */
+DOD_API dod_status dod__cmds_spawn_row(dod_cmds *cb, uint32_t archetype, size_t row_bytes,
+                                       dod_entity *out, unsigned char **payload);
+
 /* Record a despawn of e (a real handle, or a provisional one of cb).
  * Errors (cb unchanged): DOD_E_INVALID (cb NULL; e a provisional handle not of cb's spawns),
  * DOD_E_NOT_FOUND (e null), DOD_E_OVERFLOW (2^32 - 1 commands), DOD_E_NOMEM. */
