@@ -23,35 +23,6 @@ static const dod_archetype_desc ARCHS[N_ARCHS] = {
 
 typedef enum record_op { FIRST_SPAWN, SPAWN_AT_FULL, SET_AT_FULL, RESERVE } record_op;
 
-typedef struct cmds_state {
-    uint32_t count, spawns, spawns_cap;
-    size_t bytes, bytes_cap;
-    const void *records, *spawned;
-    uint64_t hash;
-} cmds_state;
-
-static cmds_state cmds_state_of(const dod_cmds *cb)
-{
-    cmds_state s;
-    s.count = dod_cmds_count(cb);
-    s.spawns = cb->n_spawns;
-    s.spawns_cap = cb->spawns_cap;
-    s.bytes = cb->n_bytes;
-    s.bytes_cap = cb->bytes_cap;
-    s.records = cb->records;
-    s.spawned = cb->spawned;
-    s.hash = world_snap_mix(0xCBF29CE484222325ull, cb->records, cb->n_bytes);
-    return s;
-}
-
-static int cmds_same(const dod_cmds *cb, cmds_state s)
-{
-    cmds_state n = cmds_state_of(cb);
-    return n.count == s.count && n.spawns == s.spawns && n.spawns_cap == s.spawns_cap &&
-           n.bytes == s.bytes && n.bytes_cap == s.bytes_cap && n.records == s.records &&
-           n.spawned == s.spawned && n.hash == s.hash;
-}
-
 static dod_status record(dod_cmds *cb, record_op op, dod_entity e)
 {
     const float pos[2] = { 1, 2 };
@@ -85,14 +56,14 @@ static long walk_record(record_op op)
         for (uint32_t i = 0; i < 64 && op != FIRST_SPAWN; ++i)
             CHECK_OK(dod_cmds_spawn(&cb, A_POS, values, &e));
         CHECK(op == FIRST_SPAWN || (cb.n_bytes == cb.bytes_cap && cb.n_spawns == cb.spawns_cap));
-        cmds_state before = cmds_state_of(&cb);
+        uint64_t before = cmds_snap(&cb);
         long calls = ta.calls;
         test_alloc_fail_after(&ta, k);
         dod_status st = record(&cb, op, e);
         long made = ta.calls - calls;
         if (st != DOD_OK) {
             CHECK_STATUS(st, DOD_E_NOMEM);
-            CHECK(cmds_same(&cb, before));
+            CHECK(cmds_snap(&cb) == before);
             test_alloc_fail_after(&ta, -1);
             CHECK_OK(record(&cb, op, e));
         }
@@ -153,7 +124,7 @@ static long walk_apply(int exact)
         CHECK_OK(dod_cmds_init(&cb[1], w, NULL));
         record_apply(cb, fixed, exact);
         uint64_t before = world_snap(w);
-        cmds_state b0 = cmds_state_of(&cb[0]), b1 = cmds_state_of(&cb[1]);
+        uint64_t b0 = cmds_snap(&cb[0]), b1 = cmds_snap(&cb[1]);
         long calls = ta.calls;
         dod_apply_result r = { 7, 7, 7 };
         test_alloc_fail_after(&ta, k);
@@ -162,7 +133,7 @@ static long walk_apply(int exact)
         if (st != DOD_OK) {
             CHECK_STATUS(st, DOD_E_NOMEM);
             CHECK(world_snap(w) == before);
-            CHECK(cmds_same(&cb[0], b0) && cmds_same(&cb[1], b1));
+            CHECK(cmds_snap(&cb[0]) == b0 && cmds_snap(&cb[1]) == b1);
             CHECK(r.applied == 7 && r.skipped == 7 && r.missing == 7);
             /* the world's memory only (itself, the fixed block, the index; 8 blocks of lines
              * and their list; a block of pos): what the failed apply took went back */

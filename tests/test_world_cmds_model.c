@@ -66,10 +66,7 @@ typedef struct episode {
 
 static int arch_has(uint32_t a, uint32_t c)
 {
-    for (uint32_t k = 0; k < ARCHS[a].n_components; ++k)
-        if (ARCHS[a].components[k] == c)
-            return 1;
-    return 0;
+    return world_desc_has(&ARCHS[a], c);
 }
 
 static void random_bytes(test_rng *rng, unsigned char *p, size_t n)
@@ -305,11 +302,7 @@ static void run(uint64_t seed, uint32_t rounds)
 
 int main(void)
 {
-    const char *scale_env = getenv("DOD_TEST_SCALE");
-    uint32_t scale = scale_env ? (uint32_t)strtoul(scale_env, NULL, 10) : 1;
-    if (scale == 0)
-        scale = 1;
     for (uint64_t seed = 1; seed <= 4; ++seed)
-        run(seed, 400 * scale);
+        run(seed, 400 * test_scale());
     return check_summary("world_cmds_model");
 }
