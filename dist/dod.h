@@ -2145,9 +2145,9 @@ static inline void *dod__world_field_at(const dod_world_iter *it, uint32_t compo
 extern "C" {
 #endif
 
-/* A command buffer: a plain struct the caller owns (dod_cmds_init / dod_cmds_free). Every
- * field is private. */
+/* A command buffer: a plain struct the caller owns (dod_cmds_init / dod_cmds_free). */
 typedef struct dod_cmds {
+    /* all fields private */
     const dod_world *world;     /* the declaration recorded against (read while recording) */
     uint64_t declaration;       /* its fingerprint, checked by apply */
     uint32_t n_archetypes;      /* of the declaration, checked by apply with the fingerprint */

@@ -63,9 +63,9 @@
 extern "C" {
 #endif
 
-/* A command buffer: a plain struct the caller owns (dod_cmds_init / dod_cmds_free). Every
- * field is private. */
+/* A command buffer: a plain struct the caller owns (dod_cmds_init / dod_cmds_free). */
 typedef struct dod_cmds {
+    /* all fields private */
     const dod_world *world;     /* the declaration recorded against (read while recording) */
     uint64_t declaration;       /* its fingerprint, checked by apply */
     uint32_t n_archetypes;      /* of the declaration, checked by apply with the fingerprint */
