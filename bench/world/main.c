@@ -30,6 +30,8 @@ int main(void)
         scenarios_bench(sizes[i], passes, sizes[i] == WB_1M);
     frag_bench(passes);
     cold_bench(sizes[n_sizes - 1], passes);
+    for (int i = 0; i < n_sizes; ++i)
+        commands_bench(sizes[i], passes, sizes[i] == WB_1M);
     print_load("after");
     return wb_close();
 }
