@@ -7476,6 +7476,372 @@ uint32_t dod_world_block(const dod_world *w, uint32_t archetype, uint32_t block,
 }
 /* ---- end of src/world_query.c ---- */
 
+/* ---- src/world_run.c ---- */
+/* Running a schedule: per phase, the task list cut from the world as it is, the jobs the
+ * executor runs, and the commands applied after the phase. The lists are kept and reused. */
+/* ---- src/world_schedule.h ---- */
+/* The schedule's private layout, shared by src/world_schedule.c (create, validation, phases)
+ * and src/world_run.c (tasks, jobs, running and applying). Not installed. */
+#ifndef DOD_WORLD_SCHEDULE_H
+#define DOD_WORLD_SCHEDULE_H
+
+
+#define DOD__SCHED_WORDS (DOD_WORLD_MAX_COMPONENTS / 64)
+
+typedef struct dod__sched_system {
+    dod_query query;               /* the archetypes it runs over */
+    dod_system_fn fn;
+    void *ctx;
+    void (*typed_fn)(void);
+    uint32_t flags;
+    uint32_t phase;
+    uint64_t writes[DOD__SCHED_WORDS]; /* components it writes */
+    uint64_t reads[DOD__SCHED_WORDS];  /* components it reads: `all` less writes, and lookups */
+} dod__sched_system;
+
+typedef struct dod__sched_task { /* rows first_row .. first_row + n - 1 of a block */
+    uint32_t system, archetype, block, first_row, n;
+    uint32_t index;              /* within its system, in block-and-row order */
+} dod__sched_task;
+
+typedef struct dod__sched_job {  /* what the executor runs: tasks first .. first + n - 1 */
+    uint32_t first, n;
+    uint32_t buffer;             /* its command buffer, or UINT32_MAX when it records none */
+} dod__sched_job;
+
+struct dod_schedule {
+    dod_allocator alloc;
+    const dod_world *world;      /* the world it was made for, and that world's tag */
+    uint32_t tag_hi;
+    uint32_t n_systems;
+    uint32_t n_phases;
+    uint32_t task_rows;
+    dod__sched_system *systems;  /* n_systems, in the schedule's allocation */
+    uint32_t *phase_first;       /* phase p holds systems phase_first[p] .. phase_first[p + 1] - 1 */
+    size_t bytes;                /* of the schedule's allocation */
+    /* Reused from run to run (world_run.c): */
+    dod__sched_task *tasks;
+    uint32_t task_cap;
+    dod__sched_job *jobs;
+    uint32_t job_cap;
+};
+
+/* Free the run's lists (world_run.c). */
+void dod__sched_free_lists(dod_schedule *s);
+
+#endif /* DOD_WORLD_SCHEDULE_H */
+/* ---- end of src/world_schedule.h ---- */
+
+
+/* Grow *list (cap entries of size bytes) to hold n, geometrically; nothing changes on
+ * failure. */
+static dod_status grow_list(const dod_allocator *a, void **list, uint32_t *cap, uint32_t n, size_t size)
+{
+    if (n <= *cap)
+        return DOD_OK;
+    uint64_t want = (uint64_t)*cap + *cap / 2;
+    if (want < n)
+        want = n;
+    if (want < 64)
+        want = 64;
+    if (want > UINT32_MAX)
+        want = UINT32_MAX;
+    size_t bytes = 0;
+    DOD__REFUSE_IF(!dod__mul((size_t)want, size, &bytes), DOD_E_OVERFLOW);
+    void *fresh = dod__alloc(a, bytes);
+    DOD__REFUSE_IF(!fresh, DOD_E_NOMEM);
+    if (*cap)
+        memcpy(fresh, *list, (size_t)*cap * size);
+    dod__free(a, *list, (size_t)*cap * size);
+    *list = fresh;
+    *cap = (uint32_t)want;
+    return DOD_OK;
+}
+
+void dod__sched_free_lists(dod_schedule *s)
+{
+    dod__free(&s->alloc, s->tasks, (size_t)s->task_cap * sizeof *s->tasks);
+    dod__free(&s->alloc, s->jobs, (size_t)s->job_cap * sizeof *s->jobs);
+    s->tasks = NULL;
+    s->jobs = NULL;
+    s->task_cap = s->job_cap = 0;
+}
+
+static int system_matches(const dod__sched_system *sys, uint32_t archetype)
+{
+    return (int)(sys->query.archetypes[archetype / 64] >> (archetype % 64) & 1u);
+}
+
+/* Tasks of phase p in the world as it is: per system, per matched archetype, per block
+ * holding rows, one task per task_rows rows from the block's start. */
+static uint64_t count_tasks_of_phase(const dod_schedule *s, const dod_world *w, uint32_t p)
+{
+    uint64_t n = 0;
+    for (uint32_t i = s->phase_first[p]; i < s->phase_first[p + 1]; ++i)
+        for (uint32_t k = 0; k < w->n_archetypes; ++k) {
+            const dod__world_arch *a = &w->arch[k];
+            if (!system_matches(&s->systems[i], k))
+                continue;
+            for (uint32_t b = 0; b < dod__world_used_blocks(a); ++b)
+                n += (dod__world_block_rows(a, b) + (uint64_t)s->task_rows - 1) / s->task_rows;
+        }
+    return n;
+}
+
+/* Write phase p's tasks and jobs (the lists hold them); returns the number of jobs. A job is
+ * consecutive tasks of one system holding at most task_rows rows together, or every task of a
+ * sequential system. */
+static uint32_t fill_tasks_of_phase(dod_schedule *s, const dod_world *w, uint32_t p)
+{
+    uint32_t n_tasks = 0, n_jobs = 0;
+    for (uint32_t i = s->phase_first[p]; i < s->phase_first[p + 1]; ++i) {
+        const dod__sched_system *sys = &s->systems[i];
+        int sequential = (sys->flags & DOD_SYSTEM_SEQUENTIAL) != 0;
+        uint32_t index = 0, job_rows = 0, job_open = 0;
+        for (uint32_t k = 0; k < w->n_archetypes; ++k) {
+            const dod__world_arch *a = &w->arch[k];
+            if (!system_matches(sys, k))
+                continue;
+            for (uint32_t b = 0; b < dod__world_used_blocks(a); ++b) {
+                uint32_t rows = dod__world_block_rows(a, b);
+                for (uint32_t first = 0; first < rows; first += s->task_rows) {
+                    uint32_t n = rows - first < s->task_rows ? rows - first : s->task_rows;
+                    dod__sched_task *t = &s->tasks[n_tasks];
+                    t->system = i, t->archetype = k, t->block = b;
+                    t->first_row = first, t->n = n, t->index = index++;
+                    if (!job_open || (!sequential && job_rows + n > s->task_rows)) {
+                        dod__sched_job *j = &s->jobs[n_jobs++];
+                        j->first = n_tasks, j->n = 0, j->buffer = UINT32_MAX;
+                        job_open = 1, job_rows = 0;
+                    }
+                    s->jobs[n_jobs - 1].n++;
+                    job_rows += n;
+                    n_tasks++;
+                }
+            }
+        }
+    }
+    return n_jobs;
+}
+
+typedef struct sched_run_ctx {
+    const dod_schedule *s;
+    const dod_world *w;
+} sched_run_ctx;
+
+/* One job: its tasks in order, each a call of its system's fn. */
+static void run_sched_job(void *arg, uint32_t index)
+{
+    const sched_run_ctx *c = (const sched_run_ctx *)arg;
+    const dod__sched_job *j = &c->s->jobs[index];
+    dod_system_task t;
+    for (uint32_t k = j->first; k < j->first + j->n; ++k) {
+        const dod__sched_task *task = &c->s->tasks[k];
+        const dod__sched_system *sys = &c->s->systems[task->system];
+        dod__world_iter_rows(&t.rows, c->w, task->archetype, task->block, task->first_row,
+                             task->n);
+        t.world = c->w;
+        t.cmds = NULL;
+        t.ctx = sys->ctx;
+        t.typed_fn = sys->typed_fn;
+        t.system = task->system;
+        t.task = task->index;
+        sys->fn(&t);
+    }
+}
+
+/* Cut phase p into tasks and jobs, growing the lists first (nothing has run on failure). */
+static dod_status plan_sched_phase(dod_schedule *s, const dod_world *w, uint32_t p, uint32_t *n_jobs)
+{
+    uint64_t n = count_tasks_of_phase(s, w, p);
+    DOD__REFUSE_IF(n >= UINT32_MAX, DOD_E_OVERFLOW);
+    dod_status st = grow_list(&s->alloc, (void **)&s->tasks, &s->task_cap, (uint32_t)n, sizeof *s->tasks);
+    if (st == DOD_OK) /* at most one job a task */
+        st = grow_list(&s->alloc, (void **)&s->jobs, &s->job_cap, (uint32_t)n, sizeof *s->jobs);
+    if (st != DOD_OK)
+        return st;
+    *n_jobs = fill_tasks_of_phase(s, w, p);
+    return DOD_OK;
+}
+
+dod_status dod_schedule_run(dod_schedule *s, dod_world *w, const dod_executor *exec,
+                            dod_apply_result *result)
+{
+    DOD__REFUSE_IF(!s || !w, DOD_E_INVALID);
+    DOD__REFUSE_IF(w != s->world || w->head.tag_hi != s->tag_hi, DOD_E_INVALID);
+    DOD__REFUSE_IF(!dod__exec_usable(exec), DOD_E_INVALID);
+    (void)result;
+    sched_run_ctx c = { s, w };
+    for (uint32_t p = 0; p < s->n_phases; ++p) {
+        uint32_t n_jobs = 0;
+        dod_status st = plan_sched_phase(s, w, p, &n_jobs);
+        if (st != DOD_OK)
+            return st;
+        dod__exec_run(exec, n_jobs, run_sched_job, &c);
+    }
+    return DOD_OK;
+}
+/* ---- end of src/world_run.c ---- */
+
+/* ---- src/world_schedule.c ---- */
+/* The schedule: its systems validated and copied, grouped into phases at create; destroy and
+ * introspection. Running it is src/world_run.c. */
+
+#define KNOWN_FLAGS (DOD_SYSTEM_COMMANDS | DOD_SYSTEM_SEQUENTIAL)
+
+static int sched_has_bit(const uint64_t *bits, uint32_t id)
+{
+    return (int)(bits[id / 64] >> (id % 64) & 1u);
+}
+
+static void sched_set_bit(uint64_t *bits, uint32_t id)
+{
+    bits[id / 64] |= 1ull << (id % 64);
+}
+
+static int sched_overlap(const uint64_t *a, const uint64_t *b)
+{
+    for (uint32_t k = 0; k < DOD__SCHED_WORDS; ++k)
+        if (a[k] & b[k])
+            return 1;
+    return 0;
+}
+
+/* Component ids of a list as a bitset; DOD_E_RANGE for an id past the world's components. */
+static dod_status sched_bits_of(const dod_world *w, const uint32_t *ids, uint32_t n, uint64_t *bits)
+{
+    for (uint32_t i = 0; i < n; ++i) {
+        DOD__REFUSE_IF(ids[i] >= w->head.n_components, DOD_E_RANGE);
+        sched_set_bit(bits, ids[i]);
+    }
+    return DOD_OK;
+}
+
+/* Check one system's desc and fill *out (all but its phase). */
+static dod_status take_system_desc(const dod_world *w, const dod_system_desc *d, dod__sched_system *out)
+{
+    DOD__REFUSE_IF(!d->fn, DOD_E_INVALID);
+    DOD__REFUSE_IF(!d->all && d->n_all > 0, DOD_E_INVALID);
+    DOD__REFUSE_IF(!d->none && d->n_none > 0, DOD_E_INVALID);
+    DOD__REFUSE_IF(!d->writes && d->n_writes > 0, DOD_E_INVALID);
+    DOD__REFUSE_IF(!d->reads && d->n_reads > 0, DOD_E_INVALID);
+    DOD__REFUSE_IF(d->flags & ~KNOWN_FLAGS, DOD_E_INVALID);
+    uint64_t all[DOD__SCHED_WORDS] = { 0 }, none[DOD__SCHED_WORDS] = { 0 };
+    uint64_t writes[DOD__SCHED_WORDS] = { 0 }, lookups[DOD__SCHED_WORDS] = { 0 };
+    dod_status st = sched_bits_of(w, d->all, d->n_all, all);
+    if (st == DOD_OK)
+        st = sched_bits_of(w, d->none, d->n_none, none);
+    if (st == DOD_OK)
+        st = sched_bits_of(w, d->writes, d->n_writes, writes);
+    if (st == DOD_OK)
+        st = sched_bits_of(w, d->reads, d->n_reads, lookups);
+    if (st != DOD_OK)
+        return st;
+    for (uint32_t i = 0; i < d->n_writes; ++i)
+        DOD__REFUSE_IF(!sched_has_bit(all, d->writes[i]), DOD_E_INVALID); /* a write not in all */
+    DOD__REFUSE_IF(sched_overlap(all, none), DOD_E_INVALID);
+    /* Another task of the same system may be writing the row a lookup reads. */
+    DOD__REFUSE_IF(sched_overlap(lookups, writes), DOD_E_INVALID);
+    memset(out, 0, sizeof *out);
+    st = dod_query_init(&out->query, w, d->all, d->n_all, d->none, d->n_none);
+    DOD_ASSERT(st == DOD_OK); /* every id was checked above */
+    out->fn = d->fn;
+    out->ctx = d->ctx;
+    out->typed_fn = d->typed_fn;
+    out->flags = d->flags;
+    for (uint32_t k = 0; k < DOD__SCHED_WORDS; ++k) {
+        out->writes[k] = writes[k];
+        out->reads[k] = (all[k] & ~writes[k]) | lookups[k];
+    }
+    return DOD_OK;
+}
+
+static int systems_conflict(const dod__sched_system *a, const dod__sched_system *b)
+{
+    return sched_overlap(a->writes, b->writes) || sched_overlap(a->writes, b->reads) ||
+           sched_overlap(b->writes, a->reads);
+}
+
+/* Greedy, in system order: a system joins the current phase when it conflicts with none of
+ * its systems and no system in it records commands (one that does closes the phase). */
+static void form_sched_phases(dod_schedule *s)
+{
+    uint32_t first = 0; /* the current phase's first system */
+    int closed = 0;
+    s->n_phases = 0;
+    for (uint32_t i = 0; i < s->n_systems; ++i) {
+        int join = s->n_phases > 0 && !closed;
+        for (uint32_t j = first; join && j < i; ++j)
+            join = !systems_conflict(&s->systems[i], &s->systems[j]);
+        if (!join) {
+            s->phase_first[s->n_phases++] = i;
+            first = i;
+        }
+        s->systems[i].phase = s->n_phases - 1;
+        closed = (s->systems[i].flags & DOD_SYSTEM_COMMANDS) != 0;
+    }
+    s->phase_first[s->n_phases] = s->n_systems;
+}
+
+dod_status dod_schedule_create(dod_schedule **s, const dod_world *w, const dod_schedule_desc *desc)
+{
+    DOD__REFUSE_IF(!s || !w || !desc, DOD_E_INVALID);
+    DOD__REFUSE_IF(!desc->systems && desc->n_systems > 0, DOD_E_INVALID);
+    DOD__REFUSE_IF(desc->task_rows % 16 != 0, DOD_E_INVALID);
+    /* One allocation: the schedule, its systems, the phase starts (n_systems + 1). */
+    size_t head = 0, systems = 0, phases = 0, bytes = 0;
+    DOD__REFUSE_IF(!dod__align_up(sizeof(dod_schedule), &head), DOD_E_OVERFLOW);
+    DOD__REFUSE_IF(!dod__mul(desc->n_systems, sizeof(dod__sched_system), &systems) ||
+                       !dod__align_up(systems, &systems) ||
+                       !dod__mul((size_t)desc->n_systems + 1, sizeof(uint32_t), &phases) ||
+                       !dod__add(head, systems, &bytes) || !dod__add(bytes, phases, &bytes),
+                   DOD_E_OVERFLOW);
+    dod_allocator a = dod__allocator_or_heap(desc->alloc);
+    unsigned char *mem = (unsigned char *)dod__alloc(&a, bytes);
+    DOD__REFUSE_IF(!mem, DOD_E_NOMEM);
+    dod_schedule *out = (dod_schedule *)(void *)mem;
+    memset(out, 0, sizeof *out);
+    out->alloc = a;
+    out->bytes = bytes;
+    out->world = w;
+    out->tag_hi = w->head.tag_hi;
+    out->n_systems = desc->n_systems;
+    out->task_rows = desc->task_rows ? desc->task_rows : DOD_SCHEDULE_TASK_ROWS;
+    out->systems = (dod__sched_system *)(void *)(mem + head);
+    out->phase_first = (uint32_t *)(void *)(mem + head + systems);
+    for (uint32_t i = 0; i < desc->n_systems; ++i) {
+        dod_status st = take_system_desc(w, &desc->systems[i], &out->systems[i]);
+        if (st != DOD_OK) {
+            dod__free(&a, mem, bytes);
+            return st;
+        }
+    }
+    form_sched_phases(out);
+    *s = out;
+    return DOD_OK;
+}
+
+void dod_schedule_destroy(dod_schedule *s)
+{
+    if (!s)
+        return;
+    dod__sched_free_lists(s);
+    dod_allocator a = s->alloc;
+    dod__free(&a, s, s->bytes);
+}
+
+uint32_t dod_schedule_phase_count(const dod_schedule *s)
+{
+    return s ? s->n_phases : 0;
+}
+
+uint32_t dod_schedule_phase_of(const dod_schedule *s, uint32_t system)
+{
+    return s && system < s->n_systems ? s->systems[system].phase : UINT32_MAX;
+}
+#undef KNOWN_FLAGS
+/* ---- end of src/world_schedule.c ---- */
+
 /* ---- src/world_storage.c ---- */
 /* The world's memory: archetype blocks (reserved before a change, trimmed after one) and the
  * entity index's growth. */

@@ -38,6 +38,8 @@ static dod_query query;
 static dod_world_iter iter;
 static unsigned char *block;
 static dod_cmds cmds;
+static dod_schedule *schedule;
+static dod_schedule_desc schedule_desc;
 
 static int cmp_u32(const void *a, const void *b, void *ctx)
 {
@@ -205,7 +207,17 @@ static int cmp_u32(const void *a, const void *b, void *ctx)
     S(dod_cmds_set(&cmds, entity, 0, NULL, 4), DOD_E_INVALID)                                  \
     S(dod_world_apply(NULL, &cmds, 1, NULL), DOD_E_INVALID)                                    \
     S(dod_world_apply(world, NULL, 1, NULL), DOD_E_INVALID)                                    \
-    R(dod_cmds_resolve(NULL, entity).bits, 0)
+    R(dod_cmds_resolve(NULL, entity).bits, 0)                                                  \
+    /* systems and the schedule */                                                             \
+    S(dod_schedule_create(NULL, world, &schedule_desc), DOD_E_INVALID)                         \
+    S(dod_schedule_create(&schedule, NULL, &schedule_desc), DOD_E_INVALID)                     \
+    S(dod_schedule_create(&schedule, world, NULL), DOD_E_INVALID)                              \
+    S(dod_schedule_run(NULL, world, NULL, NULL), DOD_E_INVALID)                                \
+    S(dod_schedule_run(schedule, NULL, NULL, NULL), DOD_E_INVALID)                             \
+    S(dod_schedule_run(schedule, world, &null_executor, NULL), DOD_E_INVALID)                  \
+    V(dod_schedule_destroy(NULL))                                                              \
+    R(dod_schedule_phase_count(NULL), 0)                                                       \
+    R(dod_schedule_phase_of(NULL, 0), UINT32_MAX)
 
 /* One string per entry (one string for all of them outgrew what ISO C requires compilers to
  * support). */
@@ -256,11 +268,13 @@ static void setup(void)
     CHECK_OK(dod_world_create(&world, &world_desc));
     CHECK_OK(dod_world_spawn(world, 0, &entity));
     CHECK_OK(dod_cmds_init(&cmds, world, NULL));
+    CHECK_OK(dod_schedule_create(&schedule, world, &schedule_desc));
 }
 
 static void teardown(void)
 {
     dod_cmds_free(&cmds);
+    dod_schedule_destroy(schedule);
     dod_world_destroy(world);
     dod_frames_destroy(frames);
     dod_graph_scratch_free(&scratch);

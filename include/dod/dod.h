@@ -20,5 +20,6 @@
 #include <dod/world.h>
 #include <dod/world_typed.h>
 #include <dod/world_cmds.h>
+#include <dod/world_systems.h>
 
 #endif /* DOD_H */
