@@ -22,10 +22,9 @@ static inline void sched_put(sched_bytes *b, const void *src, size_t n)
         while (cap < b->n + n)
             cap *= 2;
         unsigned char *p = (unsigned char *)realloc(b->p, cap);
-        if (!p) {
-            CHECK(!"out of memory");
+        CHECK(p != NULL);
+        if (!p)
             return;
-        }
         b->p = p, b->cap = cap;
     }
     memcpy(b->p + b->n, src, n);
@@ -94,10 +93,9 @@ static inline void sched_order_run(void *ctx, uint32_t n, void (*task)(void *, u
         free(o->perm);
         o->perm = (uint32_t *)malloc(n * sizeof *o->perm);
         o->cap = o->perm ? n : 0;
-        if (!o->perm) {
-            CHECK(!"out of memory");
+        CHECK(o->perm != NULL);
+        if (!o->perm)
             return;
-        }
     }
     for (uint32_t i = 0; i < n; ++i)
         o->perm[i] = o->seed ? i : n - 1 - i;
