@@ -29,7 +29,7 @@ void ecs_raw_init(ecs_raw *r, size_t n, int mixed)
                 memcpy((char *)r->col[e.group][k] + row * ecs_kind_size[k], src[k],
                        ecs_kind_size[k]);
     }
-    r->fb = (char *)wb_alloc(ECS_FB_W * ECS_FB_H);
+    r->fb = (char *)wb_alloc(ECS_FB_W * ECS_FB_H + 1);
     memset(r->fb, ' ', ECS_FB_W * ECS_FB_H);
 }
 
@@ -67,6 +67,6 @@ void ecs_raw_free(ecs_raw *r)
     for (uint32_t g = 0; g < N_GROUPS; ++g)
         for (uint32_t k = 0; k < N_KINDS; ++k)
             wb_free(r->col[g][k], r->n[g] * ecs_kind_size[k]);
-    wb_free(r->fb, ECS_FB_W * ECS_FB_H);
+    wb_free(r->fb, ECS_FB_W * ECS_FB_H + 1);
     memset(r, 0, sizeof *r);
 }

@@ -171,7 +171,7 @@ ecs_world *ecs_world_make(size_t n, int mixed, int fixed, int n_systems)
         ecs_recipe(n, i, mixed, &e);
         spawn(x->w, &e);
     }
-    x->frame.fb = (char *)wb_alloc(ECS_FB_W * ECS_FB_H);
+    x->frame.fb = (char *)wb_alloc(ECS_FB_W * ECS_FB_H + 1);
     memset(x->frame.fb, ' ', ECS_FB_W * ECS_FB_H);
     dod_system_desc sys[7];
     memcpy(sys, ecs_systems, sizeof sys);
@@ -221,6 +221,6 @@ void ecs_world_free(ecs_world *x)
         return;
     dod_schedule_destroy(x->s);
     dod_world_destroy(x->w);
-    wb_free(x->frame.fb, ECS_FB_W * ECS_FB_H);
+    wb_free(x->frame.fb, ECS_FB_W * ECS_FB_H + 1);
     free(x);
 }
