@@ -284,44 +284,39 @@ static void test_refusals(void)
     CHECK_OK(dod_world_spawn_n(w, A_BIG, 40, NULL));
     uint64_t snap = world_snap(w);
     static const uint32_t c0[] = { C0 }, c01[] = { C0, C1 }, c1[] = { C1 }, bad[] = { N_COMPS };
-    dod_system_desc d = sys(c01, 2, c0, 1);
-    CHECK_OK(create_one(w, &d, 0));
+    /* One system's desc per case, and the status create must give. */
+    static const struct {
+        const uint32_t *all, *none, *writes, *reads;
+        uint32_t n_all, n_none, n_writes, n_reads, flags, task_rows;
+        dod_status want;
+    } cases[] = {
+        { c01, NULL, c0, NULL, 2, 0, 1, 0, 0, 0, DOD_OK },
+        { NULL, NULL, NULL, NULL, 1, 0, 0, 0, 0, 0, DOD_E_INVALID },  /* all NULL, count 1 */
+        { c0, NULL, NULL, NULL, 1, 1, 0, 0, 0, 0, DOD_E_INVALID },    /* none */
+        { c0, NULL, NULL, NULL, 1, 0, 1, 0, 0, 0, DOD_E_INVALID },    /* writes */
+        { c0, NULL, NULL, NULL, 1, 0, 0, 1, 0, 0, DOD_E_INVALID },    /* reads */
+        { bad, NULL, NULL, NULL, 1, 0, 0, 0, 0, 0, DOD_E_RANGE },     /* ids past the world's */
+        { c0, bad, NULL, NULL, 1, 1, 0, 0, 0, 0, DOD_E_RANGE },
+        { c0, NULL, bad, NULL, 1, 0, 1, 0, 0, 0, DOD_E_RANGE },
+        { c0, NULL, NULL, bad, 1, 0, 0, 1, 0, 0, DOD_E_RANGE },
+        { c0, NULL, c1, NULL, 1, 0, 1, 0, 0, 0, DOD_E_INVALID },      /* a write not in all */
+        { c01, c1, c1, NULL, 2, 1, 1, 0, 0, 0, DOD_E_INVALID },       /* one it also excludes */
+        { c0, NULL, c0, c0, 1, 0, 1, 1, 0, 0, DOD_E_INVALID },        /* a lookup of a write */
+        { c0, NULL, c0, NULL, 1, 0, 1, 0, 4, 0, DOD_E_INVALID },      /* unknown flags */
+        { c0, NULL, c0, NULL, 1, 0, 1, 0, 0, 8, DOD_E_INVALID },      /* task_rows % 16 */
+        { c0, NULL, c0, NULL, 1, 0, 1, 0, 0, 17, DOD_E_INVALID },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        dod_system_desc d = sys(cases[i].all, cases[i].n_all, cases[i].writes, cases[i].n_writes);
+        d.none = cases[i].none, d.n_none = cases[i].n_none;
+        d.reads = cases[i].reads, d.n_reads = cases[i].n_reads;
+        d.flags = cases[i].flags;
+        CHECK_STATUS(create_one(w, &d, cases[i].task_rows), cases[i].want);
+    }
+    dod_system_desc d = sys(c0, 1, c0, 1);
     d.fn = NULL;
     CHECK_STATUS(create_one(w, &d, 0), DOD_E_INVALID);
-    d = sys(NULL, 1, NULL, 0);
-    CHECK_STATUS(create_one(w, &d, 0), DOD_E_INVALID);
-    d = sys(c0, 1, NULL, 1);
-    CHECK_STATUS(create_one(w, &d, 0), DOD_E_INVALID);
-    d = sys(c0, 1, NULL, 0);
-    d.n_none = 1;
-    CHECK_STATUS(create_one(w, &d, 0), DOD_E_INVALID);
-    d = sys(c0, 1, NULL, 0);
-    d.n_reads = 1;
-    CHECK_STATUS(create_one(w, &d, 0), DOD_E_INVALID);
-    d = sys(bad, 1, NULL, 0);
-    CHECK_STATUS(create_one(w, &d, 0), DOD_E_RANGE);
-    d = sys(c0, 1, NULL, 0);
-    d.none = bad, d.n_none = 1;
-    CHECK_STATUS(create_one(w, &d, 0), DOD_E_RANGE);
-    d = sys(c0, 1, bad, 1);
-    CHECK_STATUS(create_one(w, &d, 0), DOD_E_RANGE);
-    d = sys(c0, 1, NULL, 0);
-    d.reads = bad, d.n_reads = 1;
-    CHECK_STATUS(create_one(w, &d, 0), DOD_E_RANGE);
-    d = sys(c0, 1, c1, 1); /* a write not in all */
-    CHECK_STATUS(create_one(w, &d, 0), DOD_E_INVALID);
-    d = sys(c01, 2, c1, 1); /* a write it also excludes */
-    d.none = c1, d.n_none = 1;
-    CHECK_STATUS(create_one(w, &d, 0), DOD_E_INVALID);
-    d = sys(c0, 1, c0, 1); /* a lookup of what it writes */
-    d.reads = c0, d.n_reads = 1;
-    CHECK_STATUS(create_one(w, &d, 0), DOD_E_INVALID);
-    d = sys(c0, 1, c0, 1);
-    d.flags = 4;
-    CHECK_STATUS(create_one(w, &d, 0), DOD_E_INVALID);
-    d = sys(c0, 1, c0, 1);
-    CHECK_STATUS(create_one(w, &d, 8), DOD_E_INVALID);
-    CHECK_STATUS(create_one(w, &d, 17), DOD_E_INVALID);
+    d.fn = nop;
     dod_schedule_desc sd = { NULL, 1, 0, NULL };
     dod_schedule *s = NULL;
     CHECK_STATUS(dod_schedule_create(&s, w, &sd), DOD_E_INVALID);
