@@ -1,7 +1,8 @@
 /* The ecs_benchmark systems on the world: its archetypes declared statically with the typed
  * layer (fixed at the setup's counts, as a game that knows N declares them, or chunked at
- * the defaults), its systems on a schedule, run on the executor each frame is given. Each
- * system calls the same kernel as the raw loops, over its task's rows. */
+ * the defaults), its systems typed systems (DOD_SYSTEM) on a schedule, run on the executor
+ * each frame is given. Each system calls the same kernel as the raw loops, with restrict
+ * columns, over its task's rows. */
 #include <stdlib.h>
 #include <string.h>
 #include <dod/world.h>
@@ -42,66 +43,70 @@ struct ecs_world {
     ecs_frame frame;
 };
 
-#define F(t, name) DOD_FIELD(&(t)->rows, eb, name)
+/* The systems' queries and access, each a typed query list (W written, R read) and the typed
+ * system made from it: each system gets its task's rows as typed columns. */
+#define Q_MOVEMENT(W, R, X) W(position) R(velocity)
+#define Q_DATA(W, R, X) W(data)
+#define Q_COMPLEX(W, R, X) R(position) W(velocity) W(data)
+#define Q_HEALTH(W, R, X) W(health)
+#define Q_DAMAGE(W, R, X) W(health) R(damage)
+#define Q_SPRITE(W, R, X) W(sprite) R(player) R(health)
+#define Q_RENDER(W, R, X) R(position) R(sprite)
+DOD_QUERY(eb, movement, Q_MOVEMENT)
+DOD_SYSTEM(eb, movement, Q_MOVEMENT)
+DOD_QUERY(eb, data, Q_DATA)
+DOD_SYSTEM(eb, data, Q_DATA)
+DOD_QUERY(eb, complex, Q_COMPLEX)
+DOD_SYSTEM(eb, complex, Q_COMPLEX)
+DOD_QUERY(eb, health, Q_HEALTH)
+DOD_SYSTEM(eb, health, Q_HEALTH)
+DOD_QUERY(eb, damage, Q_DAMAGE)
+DOD_SYSTEM(eb, damage, Q_DAMAGE)
+DOD_QUERY(eb, sprite, Q_SPRITE)
+DOD_SYSTEM(eb, sprite, Q_SPRITE)
+DOD_QUERY(eb, render, Q_RENDER)
+DOD_SYSTEM(eb, render, Q_RENDER)
+
 #define DT(t) (((const ecs_frame *)(t)->ctx)->dt)
 
-static void sys_movement(const dod_system_task *t)
+static void sys_movement(const eb_movement_cols *c, const dod_system_task *t)
 {
-    k_movement(t->rows.n, F(t, position), F(t, velocity), DT(t));
+    k_movement(c->n, c->position, c->velocity, DT(t));
 }
 
-static void sys_data(const dod_system_task *t)
+static void sys_data(const eb_data_cols *c, const dod_system_task *t)
 {
-    k_data(t->rows.n, F(t, data), DT(t));
+    k_data(c->n, c->data, DT(t));
 }
 
-static void sys_more_complex(const dod_system_task *t)
+static void sys_complex(const eb_complex_cols *c, const dod_system_task *t)
 {
-    k_more_complex(t->rows.n, F(t, position), F(t, velocity), F(t, data));
+    (void)t;
+    k_more_complex(c->n, c->position, c->velocity, c->data);
 }
 
-static void sys_health(const dod_system_task *t)
+static void sys_health(const eb_health_cols *c, const dod_system_task *t)
 {
-    k_health(t->rows.n, F(t, health));
+    (void)t;
+    k_health(c->n, c->health);
 }
 
-static void sys_damage(const dod_system_task *t)
+static void sys_damage(const eb_damage_cols *c, const dod_system_task *t)
 {
-    k_damage(t->rows.n, F(t, health), F(t, damage));
+    (void)t;
+    k_damage(c->n, c->health, c->damage);
 }
 
-static void sys_sprite(const dod_system_task *t)
+static void sys_sprite(const eb_sprite_cols *c, const dod_system_task *t)
 {
-    k_sprite(t->rows.n, F(t, sprite), F(t, player), F(t, health));
+    (void)t;
+    k_sprite(c->n, c->sprite, c->player, c->health);
 }
 
-static void sys_render(const dod_system_task *t)
+static void sys_render(const eb_render_cols *c, const dod_system_task *t)
 {
-    k_render(t->rows.n, F(t, position), F(t, sprite), ((const ecs_frame *)t->ctx)->fb);
+    k_render(c->n, c->position, c->sprite, ((const ecs_frame *)t->ctx)->fb);
 }
-
-#define C(name) DOD_CID(eb, name)
-static const uint32_t q_move[] = { C(position), C(velocity) }, w_move[] = { C(position) };
-static const uint32_t q_data[] = { C(data) };
-static const uint32_t q_complex[] = { C(position), C(velocity), C(data) },
-                      w_complex[] = { C(velocity), C(data) };
-static const uint32_t q_health[] = { C(health) };
-static const uint32_t q_damage[] = { C(health), C(damage) }, w_damage[] = { C(health) };
-static const uint32_t q_sprite[] = { C(sprite), C(player), C(health) }, w_sprite[] = { C(sprite) };
-static const uint32_t q_render[] = { C(position), C(sprite) };
-
-#define SYSTEM(f, q, wr, n_wr, fl)                                                             \
-    { #f, f, NULL, NULL, q, sizeof q / sizeof q[0], NULL, 0, wr, n_wr, NULL, 0, fl }
-static const dod_system_desc ecs_systems[7] = {
-    SYSTEM(sys_movement, q_move, w_move, 1, 0),
-    SYSTEM(sys_data, q_data, q_data, 1, 0),
-    SYSTEM(sys_more_complex, q_complex, w_complex, 2, 0),
-    SYSTEM(sys_health, q_health, q_health, 1, 0),
-    SYSTEM(sys_damage, q_damage, w_damage, 1, 0),
-    SYSTEM(sys_sprite, q_sprite, w_sprite, 1, 0),
-    /* one framebuffer, last writer wins: its rows in order, on one thread */
-    SYSTEM(sys_render, q_render, NULL, 0, DOD_SYSTEM_SEQUENTIAL),
-};
 
 static void check(dod_status st, const char *what)
 {
@@ -173,10 +178,17 @@ ecs_world *ecs_world_make(size_t n, int mixed, int fixed, int n_systems)
     }
     x->frame.fb = (char *)wb_alloc(ECS_FB_W * ECS_FB_H + 1);
     memset(x->frame.fb, ' ', ECS_FB_W * ECS_FB_H);
-    dod_system_desc sys[7];
-    memcpy(sys, ecs_systems, sizeof sys);
-    for (int i = 0; i < 7; ++i)
-        sys[i].ctx = &x->frame;
+    void *f = &x->frame;
+    const dod_system_desc sys[7] = {
+        eb_movement_system(sys_movement, f, 0),
+        eb_data_system(sys_data, f, 0),
+        eb_complex_system(sys_complex, f, 0),
+        eb_health_system(sys_health, f, 0),
+        eb_damage_system(sys_damage, f, 0),
+        eb_sprite_system(sys_sprite, f, 0),
+        /* one framebuffer, last writer wins: its rows in order, on one thread */
+        eb_render_system(sys_render, f, DOD_SYSTEM_SEQUENTIAL),
+    };
     dod_schedule_desc sd = { sys, (uint32_t)n_systems, 0, NULL };
     check(dod_schedule_create(&x->s, x->w, &sd), "ecs schedule create");
     return x;
