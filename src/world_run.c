@@ -28,13 +28,32 @@ static dod_status grow_list(const dod_allocator *a, void **list, uint32_t *cap, 
     return DOD_OK;
 }
 
+/* Room for n command buffers, the new ones initialised (bound to the schedule's world, on
+ * its allocator; a buffer is a plain struct, so it moves with the list); nothing changes on
+ * failure. */
+static dod_status grow_buffers(dod_schedule *s, uint32_t n)
+{
+    uint32_t had = s->buffer_cap;
+    dod_status st = grow_list(&s->alloc, (void **)&s->buffers, &s->buffer_cap, n, sizeof(dod_cmds));
+    for (uint32_t i = had; st == DOD_OK && i < s->buffer_cap; ++i) {
+        dod_status init = dod_cmds_init(&s->buffers[i], s->world, &s->alloc);
+        DOD_ASSERT(init == DOD_OK); /* it refuses only NULLs */
+        (void)init;
+    }
+    return st;
+}
+
 void dod__sched_free_lists(dod_schedule *s)
 {
+    for (uint32_t i = 0; i < s->buffer_cap; ++i)
+        dod_cmds_free(&s->buffers[i]);
+    dod__free(&s->alloc, s->buffers, (size_t)s->buffer_cap * sizeof(dod_cmds));
     dod__free(&s->alloc, s->tasks, (size_t)s->task_cap * sizeof *s->tasks);
     dod__free(&s->alloc, s->jobs, (size_t)s->job_cap * sizeof *s->jobs);
     s->tasks = NULL;
     s->jobs = NULL;
-    s->task_cap = s->job_cap = 0;
+    s->buffers = NULL;
+    s->task_cap = s->job_cap = s->buffer_cap = 0;
 }
 
 static int system_matches(const dod__sched_system *sys, uint32_t archetype)
@@ -58,15 +77,19 @@ static uint64_t count_tasks_of_phase(const dod_schedule *s, const dod_world *w, 
     return n;
 }
 
-/* Write phase p's tasks and jobs (the lists hold them); returns the number of jobs. A job is
- * consecutive tasks of one system holding at most task_rows rows together, or every task of a
- * sequential system. */
-static uint32_t fill_tasks_of_phase(dod_schedule *s, const dod_world *w, uint32_t p)
+/* Write phase p's tasks and jobs (the lists hold them); returns the number of jobs, and in
+ * *n_buffers the number of command buffers they record into (one per job of a system that
+ * records commands). A job is consecutive tasks of one system holding at most task_rows rows
+ * together, or every task of a sequential system. */
+static uint32_t fill_tasks_of_phase(dod_schedule *s, const dod_world *w, uint32_t p,
+                                    uint32_t *n_buffers)
 {
     uint32_t n_tasks = 0, n_jobs = 0;
+    *n_buffers = 0;
     for (uint32_t i = s->phase_first[p]; i < s->phase_first[p + 1]; ++i) {
         const dod__sched_system *sys = &s->systems[i];
         int sequential = (sys->flags & DOD_SYSTEM_SEQUENTIAL) != 0;
+        int records = (sys->flags & DOD_SYSTEM_COMMANDS) != 0;
         uint32_t index = 0, job_rows = 0, job_open = 0;
         for (uint32_t k = 0; k < w->n_archetypes; ++k) {
             const dod__world_arch *a = &w->arch[k];
@@ -81,7 +104,8 @@ static uint32_t fill_tasks_of_phase(dod_schedule *s, const dod_world *w, uint32_
                     t->first_row = first, t->n = n, t->index = index++;
                     if (!job_open || (!sequential && job_rows + n > s->task_rows)) {
                         dod__sched_job *j = &s->jobs[n_jobs++];
-                        j->first = n_tasks, j->n = 0, j->buffer = UINT32_MAX;
+                        j->first = n_tasks, j->n = 0, j->status = DOD_OK;
+                        j->buffer = records ? (*n_buffers)++ : UINT32_MAX;
                         job_open = 1, job_rows = 0;
                     }
                     s->jobs[n_jobs - 1].n++;
@@ -95,7 +119,7 @@ static uint32_t fill_tasks_of_phase(dod_schedule *s, const dod_world *w, uint32_
 }
 
 typedef struct sched_run_ctx {
-    const dod_schedule *s;
+    dod_schedule *s;    /* a job writes only its own status */
     const dod_world *w;
 } sched_run_ctx;
 
@@ -103,7 +127,7 @@ typedef struct sched_run_ctx {
 static void run_sched_job(void *arg, uint32_t index)
 {
     const sched_run_ctx *c = (const sched_run_ctx *)arg;
-    const dod__sched_job *j = &c->s->jobs[index];
+    dod__sched_job *j = &c->s->jobs[index];
     dod_system_task t;
     for (uint32_t k = j->first; k < j->first + j->n; ++k) {
         const dod__sched_task *task = &c->s->tasks[k];
@@ -111,7 +135,8 @@ static void run_sched_job(void *arg, uint32_t index)
         dod__world_iter_rows(&t.rows, c->w, task->archetype, task->block, task->first_row,
                              task->n);
         t.world = c->w;
-        t.cmds = NULL;
+        t.cmds = j->buffer != UINT32_MAX ? &c->s->buffers[j->buffer] : NULL;
+        t.status = &j->status;
         t.ctx = sys->ctx;
         t.typed_fn = sys->typed_fn;
         t.system = task->system;
@@ -120,8 +145,10 @@ static void run_sched_job(void *arg, uint32_t index)
     }
 }
 
-/* Cut phase p into tasks and jobs, growing the lists first (nothing has run on failure). */
-static dod_status plan_sched_phase(dod_schedule *s, const dod_world *w, uint32_t p, uint32_t *n_jobs)
+/* Cut phase p into tasks and jobs, growing the lists and the buffers it needs (nothing has
+ * run on failure). */
+static dod_status plan_sched_phase(dod_schedule *s, const dod_world *w, uint32_t p,
+                                   uint32_t *n_jobs, uint32_t *n_buffers)
 {
     uint64_t n = count_tasks_of_phase(s, w, p);
     DOD__REFUSE_IF(n >= UINT32_MAX, DOD_E_OVERFLOW);
@@ -130,8 +157,8 @@ static dod_status plan_sched_phase(dod_schedule *s, const dod_world *w, uint32_t
         st = grow_list(&s->alloc, (void **)&s->jobs, &s->job_cap, (uint32_t)n, sizeof *s->jobs);
     if (st != DOD_OK)
         return st;
-    *n_jobs = fill_tasks_of_phase(s, w, p);
-    return DOD_OK;
+    *n_jobs = fill_tasks_of_phase(s, w, p, n_buffers);
+    return grow_buffers(s, *n_buffers);
 }
 
 dod_status dod_schedule_run(dod_schedule *s, dod_world *w, const dod_executor *exec,
@@ -140,14 +167,29 @@ dod_status dod_schedule_run(dod_schedule *s, dod_world *w, const dod_executor *e
     DOD__REFUSE_IF(!s || !w, DOD_E_INVALID);
     DOD__REFUSE_IF(w != s->world || w->head.tag_hi != s->tag_hi, DOD_E_INVALID);
     DOD__REFUSE_IF(!dod__exec_usable(exec), DOD_E_INVALID);
-    (void)result;
     sched_run_ctx c = { s, w };
-    for (uint32_t p = 0; p < s->n_phases; ++p) {
-        uint32_t n_jobs = 0;
-        dod_status st = plan_sched_phase(s, w, p, &n_jobs);
+    dod_apply_result sum = { 0, 0, 0 };
+    dod_status st = DOD_OK;
+    for (uint32_t p = 0; p < s->n_phases && st == DOD_OK; ++p) {
+        uint32_t n_jobs = 0, n_buffers = 0;
+        st = plan_sched_phase(s, w, p, &n_jobs, &n_buffers);
         if (st != DOD_OK)
-            return st;
+            break;
         dod__exec_run(exec, n_jobs, run_sched_job, &c);
+        for (uint32_t j = 0; j < n_jobs && st == DOD_OK; ++j)
+            st = s->jobs[j].status; /* the first a system reported, in task order */
+        if (n_buffers == 0)
+            continue;
+        /* The phase's recording system is its last; its buffers in job order. On a failure
+         * the world is as it was before the apply, and the commands are dropped. */
+        dod_apply_result r = { 0, 0, 0 };
+        if (st == DOD_OK)
+            st = dod_world_apply(w, s->buffers, n_buffers, &r);
+        for (uint32_t i = 0; i < n_buffers; ++i)
+            dod_cmds_clear(&s->buffers[i]);
+        sum.applied += r.applied, sum.skipped += r.skipped, sum.missing += r.missing;
     }
-    return DOD_OK;
+    if (result)
+        *result = sum;
+    return st;
 }

@@ -27,6 +27,7 @@ typedef struct dod__sched_task { /* rows first_row .. first_row + n - 1 of a blo
 typedef struct dod__sched_job {  /* what the executor runs: tasks first .. first + n - 1 */
     uint32_t first, n;
     uint32_t buffer;             /* its command buffer, or UINT32_MAX when it records none */
+    dod_status status;           /* a failure its tasks reported (dod_system_task.status) */
 } dod__sched_job;
 
 struct dod_schedule {
@@ -44,6 +45,9 @@ struct dod_schedule {
     uint32_t task_cap;
     dod__sched_job *jobs;
     uint32_t job_cap;
+    dod_cmds *buffers;           /* buffer_cap buffers, every one initialised: one per job of
+                                    the recording system of a phase, cleared after its apply */
+    uint32_t buffer_cap;
 };
 
 /* Free the run's lists (world_run.c). */

@@ -1,5 +1,6 @@
 /* The schedule: phases by the conflict rules, tasks cut on 16-row boundaries the same way for
- * every executor, a system's writes reaching every row, every refusal with its status, every
+ * every executor, a system's writes reaching every row, commands applied after their phase,
+ * failures a system reports and failed applies, every refusal with its status, every
  * allocation failure of create and run, and no allocation once a frame has run. (Random
  * worlds and schedules on many executors: test_world_schedule_det.c.) */
 #include <dod/dod.h>
@@ -264,6 +265,125 @@ static void test_writes(void)
     dod_world_destroy(w);
 }
 
+/* ---- commands ---- */
+
+typedef struct churn {
+    uint32_t into;       /* the archetype it spawns into */
+    uint32_t fail_task;  /* a task that reports DOD_E_RANGE, UINT32_MAX: none */
+} churn;
+
+/* Every row with c0 % 4 == 0 is despawned and replaced by a spawn into `into` with
+ * c0 = its c0 + 1; rows with c0 % 4 == 1 move to A_THREE. A recording failure is reported. */
+static void churn_system(const dod_system_task *t)
+{
+    const churn *ch = (const churn *)t->ctx;
+    const uint32_t *c0 = (const uint32_t *)dod_world_field(&t->rows, C0);
+    dod_status st = DOD_OK;
+    for (uint32_t i = 0; i < t->rows.n && st == DOD_OK; ++i) {
+        if (c0[i] % 4 == 0) {
+            uint32_t v = c0[i] + 1;
+            const void *values[3] = { &v, NULL, NULL };
+            st = dod_cmds_despawn(t->cmds, t->rows.entities[i]);
+            if (st == DOD_OK)
+                st = dod_cmds_spawn(t->cmds, ch->into, values, NULL);
+        } else if (c0[i] % 4 == 1) {
+            st = dod_cmds_move(t->cmds, t->rows.entities[i], A_THREE);
+        }
+    }
+    if (t->task == ch->fail_task)
+        st = DOD_E_RANGE;
+    if (st != DOD_OK)
+        *t->status = st;
+}
+
+/* c0 of every row of A_SMALL, in order, into out. */
+static uint32_t small_c0(const dod_world *w, uint32_t *out)
+{
+    uint32_t n = 0;
+    void *cols[3];
+    for (uint32_t b = 0;; ++b) {
+        uint32_t rows = dod_world_block(w, A_SMALL, b, cols);
+        if (rows == 0)
+            break;
+        memcpy(out + n, cols[1], rows * sizeof(uint32_t));
+        n += rows;
+    }
+    return n;
+}
+
+static void test_commands(void)
+{
+    enum { N = 1000 };
+    dod_world *w = make_world(64, NULL);
+    static dod_entity e[N];
+    CHECK_OK(dod_world_spawn_n(w, A_SMALL, N, e));
+    for (uint32_t i = 0; i < N; ++i)
+        *(uint32_t *)dod_world_get(w, e[i], C0) = i;
+    static const uint32_t c0[] = { C0 }, c01[] = { C0, C1 }, c1[] = { C1 };
+    churn ch = { A_SMALL, UINT32_MAX };
+    dod_system_desc d[2] = { sys(c0, 1, NULL, 0), sys(c01, 2, c1, 1) };
+    d[0].fn = churn_system, d[0].ctx = &ch, d[0].flags = DOD_SYSTEM_COMMANDS;
+    d[1].fn = triple; /* reads c0, writes c1: no conflict, but the phase is closed */
+    dod_schedule *s = make_schedule(w, d, 2, 32, NULL);
+    CHECK_EQ(dod_schedule_phase_of(s, 1), 1);
+
+    /* A task reports a failure: nothing of the phase is applied, the run stops there. */
+    ch.fail_task = 3;
+    uint64_t snap = world_snap(w);
+    dod_apply_result r = { 9, 9, 9 };
+    CHECK_STATUS(dod_schedule_run(s, w, NULL, &r), DOD_E_RANGE);
+    CHECK_EQ(world_snap(w), snap); /* churn only records; triple did not run */
+    CHECK(r.applied == 0 && r.skipped == 0 && r.missing == 0);
+
+    /* Then a run applies this run's commands only (the failed run's were dropped), and the
+     * next phase sees the world they made. */
+    ch.fail_task = UINT32_MAX;
+    dod_threadpool *p = NULL;
+    CHECK_OK(dod_threadpool_create(&p, 2, NULL));
+    dod_executor ex = dod_threadpool_executor(p);
+    CHECK_OK(dod_schedule_run(s, w, &ex, &r));
+    CHECK_EQ(r.applied, N / 4 * 2 + N / 4); /* 250 despawns, 250 spawns, 250 moves */
+    CHECK_EQ(r.skipped, 0);
+    CHECK_EQ(dod_world_count(w, A_SMALL), N - N / 4);
+    CHECK_EQ(dod_world_count(w, A_THREE), N / 4);
+    /* the rows as the same direct calls, task by task in row order, leave them: */
+    dod_world *ref = make_world(64, NULL);
+    static dod_entity re[N];
+    CHECK_OK(dod_world_spawn_n(ref, A_SMALL, N, re));
+    for (uint32_t i = 0; i < N; ++i)
+        *(uint32_t *)dod_world_get(ref, re[i], C0) = i;
+    for (uint32_t i = 0; i < N; ++i) {
+        if (i % 4 == 0) {
+            dod_entity x;
+            CHECK_OK(dod_world_despawn(ref, re[i]));
+            CHECK_OK(dod_world_spawn(ref, A_SMALL, &x));
+            *(uint32_t *)dod_world_get(ref, x, C0) = i + 1;
+        } else if (i % 4 == 1) {
+            CHECK_OK(dod_world_move(ref, re[i], A_THREE));
+        }
+    }
+    static uint32_t got[N], want[N];
+    CHECK_EQ(small_c0(w, got), small_c0(ref, want));
+    CHECK(memcmp(got, want, sizeof got) == 0);
+    dod_world_destroy(ref);
+
+    /* An apply that fails (spawns past a fixed capacity): the world as it was, the commands
+     * dropped. */
+    dod_schedule_destroy(s);
+    void *cols[3];
+    for (uint32_t b = 0; dod_world_block(w, A_SMALL, b, cols); ++b)
+        memset(cols[1], 0, dod_world_block(w, A_SMALL, b, NULL) * sizeof(uint32_t)); /* c0 = 0 */
+    ch.into = A_BIG; /* 64 rows fixed; 750 spawns do not fit */
+    s = make_schedule(w, d, 1, 32, NULL);
+    snap = world_snap(w);
+    CHECK_STATUS(dod_schedule_run(s, w, &ex, &r), DOD_E_FULL);
+    CHECK_EQ(world_snap(w), snap);
+    CHECK(r.applied == 0);
+    dod_schedule_destroy(s);
+    dod_threadpool_destroy(p);
+    dod_world_destroy(w);
+}
+
 /* ---- refusals ---- */
 
 static dod_status create_one(const dod_world *w, const dod_system_desc *d, uint32_t task_rows)
@@ -408,13 +528,72 @@ static void test_run_alloc_failures(void)
     dod_world_destroy(w);
 }
 
+/* Every row with an even c0 gets c1 = c0 through its buffer: rows do not move, so every frame
+ * records the same commands into the same buffers. A recording failure is reported. */
+static void mark_system(const dod_system_task *t)
+{
+    const uint32_t *c0 = (const uint32_t *)dod_world_field(&t->rows, C0);
+    dod_status st = DOD_OK;
+    for (uint32_t i = 0; i < t->rows.n && st == DOD_OK; ++i)
+        if (c0[i] % 2 == 0)
+            st = dod_cmds_set(t->cmds, t->rows.entities[i], C1, &c0[i], sizeof c0[i]);
+    if (st != DOD_OK)
+        *t->status = st;
+}
+
+/* Every allocation of a run with commands (lists, buffers, the buffers' records) failed in
+ * turn: DOD_E_NOMEM, the world as it was, nothing leaked; then the frame runs, and runs again
+ * with no allocation. */
+static void test_run_alloc_failures_commands(void)
+{
+    dod_world *w = make_world(64, NULL);
+    static dod_entity e[300];
+    CHECK_OK(dod_world_spawn_n(w, A_SMALL, 300, e));
+    for (uint32_t i = 0; i < 300; ++i)
+        *(uint32_t *)dod_world_get(w, e[i], C0) = i;
+    static const uint32_t c0[] = { C0 };
+    dod_system_desc d = sys(c0, 1, NULL, 0);
+    d.fn = mark_system, d.flags = DOD_SYSTEM_COMMANDS;
+    uint64_t snap = world_snap(w);
+    test_alloc ta;
+    test_alloc_init(&ta);
+    dod_allocator a = test_alloc_get(&ta);
+    dod_schedule *s = make_schedule(w, &d, 1, 32, &a);
+    long k = 0;
+    for (;; ++k) {
+        test_alloc_fail_after(&ta, k);
+        dod_status st = dod_schedule_run(s, w, NULL, NULL);
+        if (st == DOD_OK)
+            break;
+        CHECK_STATUS(st, DOD_E_NOMEM);
+        CHECK_EQ(world_snap(w), snap);
+    }
+    CHECK(k > 3); /* the lists, the buffers, and records */
+    for (uint32_t i = 0; i < 300; ++i)
+        CHECK_EQ(*(uint32_t *)dod_world_get(w, e[i], C1), i % 2 ? 0 : i);
+    test_alloc_fail_after(&ta, -1);
+    long calls = ta.calls;
+    dod_apply_result r;
+    for (int f = 0; f < 3; ++f) {
+        CHECK_OK(dod_schedule_run(s, w, NULL, &r));
+        CHECK_EQ(r.applied, 150);
+    }
+    CHECK_EQ(ta.calls, calls); /* 0 allocations a frame */
+    dod_schedule_destroy(s);
+    CHECK_EQ(ta.live, 0);
+    test_alloc_finish(&ta);
+    dod_world_destroy(w);
+}
+
 int main(void)
 {
     test_phases();
     test_tasks();
     test_writes();
+    test_commands();
     test_refusals();
     test_create_alloc_failures();
     test_run_alloc_failures();
+    test_run_alloc_failures_commands();
     return check_summary("test_world_schedule");
 }

@@ -1,5 +1,6 @@
 /* The schedule's determinism: random worlds (fixed and chunked archetypes, holes from
- * despawns) and random schedules of systems that read, write and look up, run for several
+ * despawns) and random schedules of systems that read, write, look up, and spawn, despawn,
+ * move and set through their command buffers, run for several
  * frames on a NULL executor, thread pools of 1, 2, 3 and 8 threads, and executors that run the
  * tasks in reverse or shuffled order (on one thread, and on three): every world must end
  * byte for byte the same (every handle, row and block), and so must what the sequential
@@ -10,7 +11,8 @@
 #include "check.h"
 #include "sched_check.h"
 
-enum { N_COMPS = 5, N_ARCHS = 6, MAX_SYSTEMS = 8, FRAMES = 4, SEEDS = 12, MAX_WORDS = 4 };
+enum { N_COMPS = 5, N_ARCHS = 6, MAX_SYSTEMS = 8, FRAMES = 4, SEEDS = 12, MAX_WORDS = 4,
+       MAX_TASKS = 4096 };
 static const dod_component_desc COMPS[N_COMPS] = {
     { "w1", 4, 4 }, { "w2", 8, 8 }, { "w3", 12, 4 }, { "w4", 16, 16 }, { "v1", 4, 4 },
 };
@@ -26,6 +28,11 @@ static uint32_t mix(uint32_t h, uint32_t v)
     return h * 0x85EBCA6Bu;
 }
 
+typedef struct scenario_archs {
+    dod_archetype_desc archs[N_ARCHS];
+    uint32_t comps[N_ARCHS][N_COMPS];
+} scenario_archs;
+
 /* What one system does, drawn at random. */
 typedef struct spec {
     uint32_t all[N_COMPS], n_all, none[N_COMPS], n_none;
@@ -34,14 +41,44 @@ typedef struct spec {
     const dod_entity *pool; /* handles it looks up, the same in every world but the tag */
     uint32_t n_pool;
     uint32_t outside;       /* a sequential system's running hash of every row, in order */
+    unsigned char failed[MAX_TASKS]; /* a task whose recording failed */
 } spec;
+
+/* A structural command for a row, chosen by its hash: despawn it, move it, spawn an entity
+ * with values from the hash, set one of its components or one of another entity's, or none.
+ * Returns 0 when recording failed. */
+static int record(const dod_system_task *t, const spec *s, dod_entity e, uint32_t h)
+{
+    uint32_t arch = (h >> 8) % N_ARCHS, c = (h >> 12) % N_COMPS;
+    uint32_t values[N_COMPS][MAX_WORDS];
+    const void *ptrs[N_COMPS];
+    for (uint32_t k = 0; k < N_COMPS; ++k) {
+        for (uint32_t x = 0; x < MAX_WORDS; ++x)
+            values[k][x] = mix(h, k * MAX_WORDS + x);
+        ptrs[k] = values[k];
+    }
+    dod_entity spawned;
+    switch (h % 12) {
+    case 0: return dod_cmds_despawn(t->cmds, e) == DOD_OK;
+    case 1: return dod_cmds_move(t->cmds, e, arch) == DOD_OK;
+    case 2: return dod_cmds_spawn(t->cmds, arch, ptrs, &spawned) == DOD_OK;
+    case 3: return dod_cmds_spawn(t->cmds, arch, NULL, NULL) == DOD_OK;
+    case 4: return dod_cmds_set(t->cmds, e, c, values[0], COMPS[c].size) == DOD_OK;
+    case 5:
+        return dod_cmds_set(t->cmds, s->pool[(h >> 4) % s->n_pool], c, values[1],
+                            COMPS[c].size) == DOD_OK;
+    default: return 1;
+    }
+}
 
 /* Every row: a hash of its id, of its components (the old values of those it writes too)
  * and of components of other entities it looks up, written into every word it writes. A
- * sequential system also folds the hash into state outside the world. */
+ * sequential system also folds the hash into state outside the world; a recording system
+ * records a command chosen by the hash. */
 static void random_system(const dod_system_task *t)
 {
     spec *s = (spec *)t->ctx;
+    int ok = 1;
     for (uint32_t i = 0; i < t->rows.n; ++i) {
         uint32_t h = mix(s->salt, (uint32_t)t->rows.entities[i].bits);
         for (uint32_t k = 0; k < s->n_all; ++k)
@@ -58,7 +95,11 @@ static void random_system(const dod_system_task *t)
         }
         if (s->flags & DOD_SYSTEM_SEQUENTIAL)
             s->outside = mix(s->outside, h);
+        if (t->cmds)
+            ok &= record(t, s, t->rows.entities[i], h);
     }
+    if (!ok) /* each task its own byte: read after the run */
+        s->failed[t->task < MAX_TASKS ? t->task : MAX_TASKS - 1] = 1;
 }
 
 /* A random subset of the components not in `avoid`, as a list and a mask. */
@@ -75,8 +116,7 @@ static uint32_t pick(test_rng *r, uint32_t avoid, uint32_t percent, uint32_t *ou
 }
 
 typedef struct scenario {
-    dod_archetype_desc archs[N_ARCHS];
-    uint32_t arch_comps[N_ARCHS][N_COMPS];
+    scenario_archs a;
     spec specs[MAX_SYSTEMS];
     uint32_t n_systems, task_rows;
     uint64_t world_seed;
@@ -87,11 +127,11 @@ static void draw_scenario(scenario *sc, uint64_t seed)
     test_rng r = { seed };
     memset(sc, 0, sizeof *sc);
     for (uint32_t a = 0; a < N_ARCHS; ++a) {
-        dod_archetype_desc *d = &sc->archs[a];
+        dod_archetype_desc *d = &sc->a.archs[a];
         do
-            (void)pick(&r, 0, 50, sc->arch_comps[a], &d->n_components);
+            (void)pick(&r, 0, 50, sc->a.comps[a], &d->n_components);
         while (d->n_components == 0);
-        d->components = sc->arch_comps[a];
+        d->components = sc->a.comps[a];
         if (test_rng_below(&r, 2))
             d->capacity = 300 + test_rng_below(&r, 500);
         else
@@ -115,6 +155,7 @@ static void draw_scenario(scenario *sc, uint64_t seed)
         (void)pick(&r, writes, 25, s->reads, &s->n_reads);
         s->salt = (uint32_t)test_rng_next(&r);
         s->flags = test_rng_below(&r, 4) == 0 ? DOD_SYSTEM_SEQUENTIAL : 0;
+        s->flags |= test_rng_below(&r, 3) == 0 ? DOD_SYSTEM_COMMANDS : 0;
     }
     static const uint32_t rows[] = { 16, 32, 64, 0 };
     sc->task_rows = rows[test_rng_below(&r, 4)];
@@ -128,7 +169,7 @@ static dod_world *build_world(const scenario *sc, dod_entity *pool, uint32_t *n_
     dod_world_desc d;
     memset(&d, 0, sizeof d);
     d.components = COMPS, d.n_components = N_COMPS;
-    d.archetypes = sc->archs, d.n_archetypes = N_ARCHS;
+    d.archetypes = sc->a.archs, d.n_archetypes = N_ARCHS;
     dod_world *w = NULL;
     CHECK_OK(dod_world_create(&w, &d));
     test_rng r = { sc->world_seed };
@@ -139,8 +180,8 @@ static dod_world *build_world(const scenario *sc, dod_entity *pool, uint32_t *n_
             dod_entity e;
             CHECK_OK(dod_world_spawn(w, a, &e));
             pool[(*n_pool)++] = e;
-            for (uint32_t k = 0; k < sc->archs[a].n_components; ++k) {
-                uint32_t c = sc->archs[a].components[k];
+            for (uint32_t k = 0; k < sc->a.archs[a].n_components; ++k) {
+                uint32_t c = sc->a.archs[a].components[k];
                 uint32_t *p = (uint32_t *)dod_world_get(w, e, c);
                 for (uint32_t x = 0; x < words_of(c); ++x)
                     p[x] = (uint32_t)test_rng_next(&r);
@@ -156,6 +197,8 @@ static dod_world *build_world(const scenario *sc, dod_entity *pool, uint32_t *n_
 typedef struct outcome {
     sched_bytes world;
     uint32_t outside[MAX_SYSTEMS];
+    dod_status status[FRAMES];  /* each run's */
+    dod_apply_result applied[FRAMES];
     int changed; /* the frames changed the world */
 } outcome;
 
@@ -166,7 +209,7 @@ static outcome run_scenario(const scenario *sc, const dod_executor *exec)
     outcome out;
     memset(&out, 0, sizeof out);
     dod_world *w = build_world(sc, pool, &n_pool);
-    spec specs[MAX_SYSTEMS];
+    static spec specs[MAX_SYSTEMS];
     dod_system_desc d[MAX_SYSTEMS];
     memset(d, 0, sizeof d);
     for (uint32_t i = 0; i < sc->n_systems; ++i) {
@@ -184,13 +227,19 @@ static outcome run_scenario(const scenario *sc, const dod_executor *exec)
     dod_schedule *s = NULL;
     CHECK_OK(dod_schedule_create(&s, w, &sd));
     sched_bytes before = sched_world_bytes(w);
-    for (int f = 0; s && f < FRAMES; ++f)
-        CHECK_OK(dod_schedule_run(s, w, exec, NULL));
+    for (int f = 0; s && f < FRAMES; ++f) {
+        out.status[f] = dod_schedule_run(s, w, exec, &out.applied[f]);
+        /* an apply into a fixed archetype at capacity is refused; anything else is a bug */
+        CHECK(out.status[f] == DOD_OK || out.status[f] == DOD_E_FULL);
+    }
     out.world = sched_world_bytes(w);
     out.changed = before.n != out.world.n || memcmp(before.p, out.world.p, before.n) != 0;
     free(before.p);
-    for (uint32_t i = 0; i < sc->n_systems; ++i)
+    for (uint32_t i = 0; i < sc->n_systems; ++i) {
         out.outside[i] = specs[i].outside;
+        for (uint32_t k = 0; k < MAX_TASKS; ++k)
+            CHECK(!specs[i].failed[k]);
+    }
     dod_schedule_destroy(s);
     dod_world_destroy(w);
     return out;
@@ -212,7 +261,7 @@ static void test_determinism(void)
     dod_executor er = sched_order_executor(&rev), es = sched_order_executor(&shuf),
                  es3 = sched_order_executor(&shuf3);
     const dod_executor *execs[N_EXECS] = { NULL, &pe[0], &pe[1], &pe[2], &pe[3], &er, &es, &es3 };
-    uint32_t changed = 0;
+    uint32_t changed = 0, commands = 0;
     for (uint64_t seed = 1; seed <= SEEDS; ++seed) {
         scenario sc;
         draw_scenario(&sc, seed * 0x9E3779B97F4A7C15ull);
@@ -224,12 +273,17 @@ static void test_determinism(void)
             CHECK(o.world.n == first.world.n &&
                   memcmp(o.world.p, first.world.p, first.world.n) == 0);
             CHECK(memcmp(o.outside, first.outside, sizeof o.outside) == 0);
+            CHECK(memcmp(o.status, first.status, sizeof o.status) == 0);
+            CHECK(memcmp(o.applied, first.applied, sizeof o.applied) == 0);
             free(o.world.p);
         }
         free(first.world.p);
         changed += (uint32_t)first.changed;
+        for (int f = 0; f < FRAMES; ++f)
+            commands += first.applied[f].applied;
     }
     CHECK(changed > SEEDS / 2); /* most schedules write something */
+    CHECK(commands > 0);        /* and some record commands */
     free(rev.perm);
     free(shuf.perm);
     free(shuf3.perm);

@@ -1,9 +1,10 @@
 /* bench_world: the world (dod/world.h, issue 13) against the seed's OOP baseline and a raw SoA
  * floor (seed_update.c), the common ECS benchmark scenarios (scenarios.c) and frag_iter
- * (frag.c), and the ecs_benchmark systems scenarios on a schedule (ecs_bench.c). Sizes 64K
- * and 1M entities, 15 passes (the systems: 21 frames), min and median ns per entity; JSON lines
- * to bench/results/world.jsonl; PASS/MISS per target. DOD_BENCH_QUICK=1: 64K only.
- * `bench_world systems` runs the systems scenarios alone.
+ * (frag.c), cold spawns (cold.c), command buffers (commands.c), the ecs_benchmark systems
+ * scenarios on a schedule (ecs_bench.c) and a frame of structural changes through a schedule's
+ * command buffers (cmds_frame.c). Sizes 64K and 1M entities, 15 passes (the systems: 21
+ * frames), min and median ns per entity; JSON lines to bench/results/world.jsonl; PASS/MISS per
+ * target. DOD_BENCH_QUICK=1: 64K only. `bench_world systems` runs the last two alone.
  * A timing miss is printed and recorded but exits 0; a wrong result exits 1. */
 #include <string.h>
 #include "ecs_bench.h"
@@ -41,6 +42,8 @@ int main(int argc, char **argv)
         commands_bench(sizes[i], passes, sizes[i] == WB_1M);
     for (int i = 0; i < n_sizes; ++i)
         ecs_systems_bench(sizes[i], sizes[i] == WB_1M);
+    for (int i = 0; i < n_sizes; ++i)
+        cmds_frame_bench(sizes[i]);
     print_load("after");
     return wb_close();
 }

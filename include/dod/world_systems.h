@@ -36,11 +36,12 @@
  * and its buffer (a total, a framebuffer: declare it DOD_SYSTEM_SEQUENTIAL), or reads state
  * another system of its phase writes outside the world.
  *
- * Memory. A schedule holds its systems (about 120 bytes each, queries included), its task
- * list (24 bytes a task) and job list (12 bytes a job), and one command buffer per job of a
- * system that records commands. They grow geometrically to the largest frame seen and are
- * reused: once a frame has run, running it again allocates nothing (the buffers keep their
- * capacity; the world may still allocate blocks for what the commands spawn).
+ * Memory. A schedule holds its systems (136 bytes each, queries included), its task list
+ * (24 bytes a task), its job list (16 bytes a job) and one command buffer per job of a system
+ * that records commands (a 112-byte dod_cmds and the records it grew to: 16 bytes a command
+ * plus its payload, dod/world_cmds.h). They grow geometrically to the largest frame seen and
+ * are reused: once a frame has run, running it again allocates nothing (the buffers keep
+ * their capacity; the world may still allocate blocks for what the commands spawn).
  *
  * Thread safety: a schedule is used by one thread at a time; dod_schedule_run needs exclusive
  * access to the world (it runs the systems, then changes the world). */
@@ -49,15 +50,12 @@
 
 #include <dod/exec.h>
 #include <dod/world.h>
+#include <dod/world_cmds.h>
 #include <string.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/* Command buffers (dod/world_cmds.h). */
-typedef struct dod_cmds dod_cmds;
-typedef struct dod_apply_result dod_apply_result;
 
 /* What a system is called with, once per task. */
 typedef struct dod_system_task {
@@ -66,6 +64,9 @@ typedef struct dod_system_task {
     const dod_world *world; /* read-only, for lookups (dod_world_get: read, never write) */
     dod_cmds *cmds;         /* this task's command buffer (shared, in order, by the tasks of
                                one job); NULL unless the system declared DOD_SYSTEM_COMMANDS */
+    dod_status *status;     /* where the system reports a failure, such as a refused dod_cmds_*
+                               call: *t->status = st. The run then applies none of the phase's
+                               commands and returns the first status reported in task order */
     void *ctx;              /* the system desc's ctx */
     void (*typed_fn)(void); /* the system desc's typed_fn, passed through (the typed layer) */
     uint32_t system;        /* the system's index in the schedule */
@@ -120,16 +121,20 @@ DOD_API dod_status dod_schedule_create(dod_schedule **s, const dod_world *w,
                                        const dod_schedule_desc *desc);
 
 /* Run every system once, phase by phase (see the opening comment), on exec (NULL: the calling
- * thread, tasks in order). result (may be NULL) gets the sum over the run's applies.
+ * thread, tasks in order). result (may be NULL; untouched by a refusal) gets the sum over the
+ * run's applies that succeeded.
  * Errors:
  *   DOD_E_INVALID  s or w NULL; w is not the world the schedule was made for; exec with run
  *                  NULL or n_threads 0. Nothing ran; the world is unchanged.
  *   DOD_E_OVERFLOW a phase has more than UINT32_MAX - 1 tasks
  *   DOD_E_NOMEM    growing the task list or the buffers failed, before the phase's systems
  *                  ran: the phases before it have run and been applied
- *   the status of a failed dod_world_apply (DOD_E_FULL, DOD_E_NOMEM ...): the phase's systems
- *                  have run, its commands are not applied (dod_world_apply is all or nothing)
- *                  and are dropped: the schedule's buffers are empty when the run returns.
+ *   a status a system reported (t->status: a refused dod_cmds_* call, DOD_E_NOMEM when a
+ *                  buffer could not grow), the first in task order, or that of a failed
+ *                  dod_world_apply (DOD_E_FULL, DOD_E_NOMEM ...): the phase's systems have
+ *                  run (their writes stay), its commands are not applied (dod_world_apply is
+ *                  all or nothing) and are dropped: the schedule's buffers are empty when the
+ *                  run returns; later phases do not run.
  * In every case the world is whole and the schedule may run again.
  * Invalidates what the applied commands invalidate (pointers to moved and despawned rows,
  * iterators). */
