@@ -486,6 +486,24 @@ static void test_create_alloc_failures(void)
     dod_world_destroy(w);
 }
 
+/* Run s with the k-th allocation failing, k = 0, 1, ... until a run succeeds: each failure is
+ * DOD_E_NOMEM and leaves the world as it was (the failures fall in the first phase, before
+ * anything ran or was applied). Returns how many runs failed. */
+static long walk_run_failures(dod_schedule *s, dod_world *w, test_alloc *ta)
+{
+    uint64_t snap = world_snap(w);
+    long k = 0;
+    for (;; ++k) {
+        test_alloc_fail_after(ta, k);
+        dod_status st = dod_schedule_run(s, w, NULL, NULL);
+        if (st == DOD_OK)
+            break;
+        CHECK_STATUS(st, DOD_E_NOMEM);
+        CHECK_EQ(world_snap(w), snap);
+    }
+    return k;
+}
+
 /* A run whose list growth fails changed nothing and can run again; then a run of the same
  * frame allocates nothing. */
 static void test_run_alloc_failures(void)
@@ -497,21 +515,11 @@ static void test_run_alloc_failures(void)
     dod_system_desc d[2] = { sys(c01, 2, c1, 1), sys(c0, 1, c0, 1) };
     d[0].fn = triple;
     d[1].fn = bump;
-    uint64_t snap = world_snap(w);
     test_alloc ta;
     test_alloc_init(&ta);
     dod_allocator a = test_alloc_get(&ta);
     dod_schedule *s = make_schedule(w, d, 2, 64, &a);
-    long k = 0;
-    for (;; ++k) {
-        test_alloc_fail_after(&ta, k);
-        dod_status st = dod_schedule_run(s, w, NULL, NULL);
-        if (st == DOD_OK)
-            break;
-        CHECK_STATUS(st, DOD_E_NOMEM);
-        CHECK_EQ(world_snap(w), snap); /* failed in the first phase: nothing ran */
-    }
-    CHECK(k > 0);
+    CHECK(walk_run_failures(s, w, &ta) > 0);
     test_alloc_fail_after(&ta, -1);
     long calls = ta.calls;
     CHECK_OK(dod_schedule_run(s, w, NULL, NULL));
@@ -554,21 +562,11 @@ static void test_run_alloc_failures_commands(void)
     static const uint32_t c0[] = { C0 };
     dod_system_desc d = sys(c0, 1, NULL, 0);
     d.fn = mark_system, d.flags = DOD_SYSTEM_COMMANDS;
-    uint64_t snap = world_snap(w);
     test_alloc ta;
     test_alloc_init(&ta);
     dod_allocator a = test_alloc_get(&ta);
     dod_schedule *s = make_schedule(w, &d, 1, 32, &a);
-    long k = 0;
-    for (;; ++k) {
-        test_alloc_fail_after(&ta, k);
-        dod_status st = dod_schedule_run(s, w, NULL, NULL);
-        if (st == DOD_OK)
-            break;
-        CHECK_STATUS(st, DOD_E_NOMEM);
-        CHECK_EQ(world_snap(w), snap);
-    }
-    CHECK(k > 3); /* the lists, the buffers, and records */
+    CHECK(walk_run_failures(s, w, &ta) > 3); /* the lists, the buffers, and records */
     for (uint32_t i = 0; i < 300; ++i)
         CHECK_EQ(*(uint32_t *)dod_world_get(w, e[i], C1), i % 2 ? 0 : i);
     test_alloc_fail_after(&ta, -1);
