@@ -1,6 +1,8 @@
 /* The ecs_benchmark systems scenarios (ecs_systems.h): the uniform and the mixed setup, 2 and
  * 7 systems, one frame timed, min and median of 21 frames, variants alternating frame by frame:
  *   raw                   the systems as raw loops over plain arrays per group (ecs_raw.c)
+ *   raw_2t                the same loops split by hand across a pool of 2 threads (Render on
+ *                         one): the floor of a 2-thread frame on this machine
  *   world_fixed_1t / _2t  the world, archetypes fixed at the setup's counts, the schedule on a
  *                         thread pool of 1 / 2 threads
  *   world_chunked_1t / _2t  every archetype chunked at the default 16 KiB blocks
@@ -14,9 +16,10 @@
 #include "ecs_systems.h"
 
 #define FRAMES 21
-enum { V_RAW, V_FIXED_1T, V_FIXED_2T, V_CHUNKED_1T, V_CHUNKED_2T, N_VARIANTS };
-static const char *const variant_names[N_VARIANTS] = { "raw", "world_fixed_1t", "world_fixed_2t",
-                                                       "world_chunked_1t", "world_chunked_2t" };
+enum { V_RAW, V_RAW_2T, V_FIXED_1T, V_FIXED_2T, V_CHUNKED_1T, V_CHUNKED_2T, N_VARIANTS };
+static const char *const variant_names[N_VARIANTS] = {
+    "raw", "raw_2t", "world_fixed_1t", "world_fixed_2t", "world_chunked_1t", "world_chunked_2t"
+};
 
 static volatile float frame_dt = 1.0f / 60.0f;
 
@@ -34,12 +37,13 @@ typedef struct scenario_result {
 static scenario_result run_scenario(size_t n, int mixed, int n_systems, const dod_executor *one,
                                     const dod_executor *two)
 {
-    ecs_raw raw;
+    ecs_raw raw, raw2;
     ecs_raw_init(&raw, n, mixed);
+    ecs_raw_init(&raw2, n, mixed);
     ecs_world *worlds[N_VARIANTS] = { NULL };
     for (int v = V_FIXED_1T; v < N_VARIANTS; ++v)
         worlds[v] = ecs_world_make(n, mixed, v <= V_FIXED_2T, n_systems);
-    const dod_executor *exec[N_VARIANTS] = { NULL, one, two, one, two };
+    const dod_executor *exec[N_VARIANTS] = { NULL, two, one, two, one, two };
     double t[N_VARIANTS][FRAMES];
     for (int f = -1; f < FRAMES; ++f) /* frame -1: a warm-up, untimed */
         for (int k = 0; k < N_VARIANTS; ++k) {
@@ -48,6 +52,8 @@ static scenario_result run_scenario(size_t n, int mixed, int n_systems, const do
             double t0 = bench_now_ms();
             if (v == V_RAW)
                 ecs_raw_frame(&raw, n_systems, dt);
+            else if (v == V_RAW_2T)
+                ecs_raw_frame_par(&raw2, n_systems, dt, exec[v]);
             else
                 ecs_world_frame(worlds[v], exec[v], dt);
             if (f >= 0)
@@ -67,14 +73,19 @@ static scenario_result run_scenario(size_t n, int mixed, int n_systems, const do
         wb_require(ecs_world_same_as_raw(worlds[v], &raw), what);
         ecs_world_free(worlds[v]);
     }
+    wb_require(ecs_raw_same(&raw2, &raw), "raw_2t: final state equals raw's byte for byte");
+    ecs_raw_free(&raw2);
     ecs_raw_free(&raw);
-    printf("  %s n %zu: fixed_1t / raw min %.3f median %.3f; chunked_1t / raw min %.3f median "
-           "%.3f; fixed 2t / 1t min %.3f median %.3f; chunked 2t / 1t min %.3f median %.3f\n",
+    printf("  %s n %zu (min, median): fixed_1t / raw %.3f %.3f; chunked_1t / raw %.3f %.3f; "
+           "fixed 2t / 1t %.3f %.3f; chunked 2t / 1t %.3f %.3f; raw 2t / 1t %.3f %.3f; "
+           "fixed_2t / raw_2t %.3f %.3f\n",
            op, n, r.min[V_FIXED_1T] / r.min[V_RAW], r.median[V_FIXED_1T] / r.median[V_RAW],
            r.min[V_CHUNKED_1T] / r.min[V_RAW], r.median[V_CHUNKED_1T] / r.median[V_RAW],
            r.min[V_FIXED_2T] / r.min[V_FIXED_1T], r.median[V_FIXED_2T] / r.median[V_FIXED_1T],
            r.min[V_CHUNKED_2T] / r.min[V_CHUNKED_1T],
-           r.median[V_CHUNKED_2T] / r.median[V_CHUNKED_1T]);
+           r.median[V_CHUNKED_2T] / r.median[V_CHUNKED_1T], r.min[V_RAW_2T] / r.min[V_RAW],
+           r.median[V_RAW_2T] / r.median[V_RAW], r.min[V_FIXED_2T] / r.min[V_RAW_2T],
+           r.median[V_FIXED_2T] / r.median[V_RAW_2T]);
     return r;
 }
 

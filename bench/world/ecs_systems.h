@@ -14,6 +14,7 @@
 #ifndef ECS_SYSTEMS_H
 #define ECS_SYSTEMS_H
 
+#include <dod/exec.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -84,13 +85,16 @@ typedef struct ecs_raw {
 } ecs_raw;
 void ecs_raw_init(ecs_raw *r, size_t n, int mixed);
 void ecs_raw_frame(ecs_raw *r, int n_systems, float dt);
+/* The same frame split by hand across exec's threads (Render on the calling thread). */
+void ecs_raw_frame_par(ecs_raw *r, int n_systems, float dt, const dod_executor *exec);
+int ecs_raw_same(const ecs_raw *a, const ecs_raw *b); /* byte for byte */
 void ecs_raw_free(ecs_raw *r);
 
 /* The world (ecs_world.c): the typed world of the five archetypes (fixed at the setup's
  * counts, or chunked at the defaults), a schedule of 2 or 7 systems. */
 typedef struct ecs_world ecs_world;
 ecs_world *ecs_world_make(size_t n, int mixed, int fixed, int n_systems);
-void ecs_world_frame(ecs_world *w, const void *exec, float dt); /* exec: a dod_executor */
+void ecs_world_frame(ecs_world *w, const dod_executor *exec, float dt);
 int ecs_world_same_as_raw(const ecs_world *w, const ecs_raw *r); /* byte for byte */
 void ecs_world_free(ecs_world *w);
 

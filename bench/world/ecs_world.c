@@ -194,10 +194,10 @@ ecs_world *ecs_world_make(size_t n, int mixed, int fixed, int n_systems)
     return x;
 }
 
-void ecs_world_frame(ecs_world *x, const void *exec, float dt)
+void ecs_world_frame(ecs_world *x, const dod_executor *exec, float dt)
 {
     x->frame.dt = dt;
-    check(dod_schedule_run(x->s, x->w, (const dod_executor *)exec, NULL), "ecs schedule run");
+    check(dod_schedule_run(x->s, x->w, exec, NULL), "ecs schedule run");
 }
 
 int ecs_world_same_as_raw(const ecs_world *x, const ecs_raw *r)
