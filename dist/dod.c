@@ -5789,6 +5789,13 @@ struct dod_world {
     uint8_t *toggle;       /* [archetype * n_components + component]: where add or remove of
                               the component takes an entity of the archetype (the archetype
                               itself: no single declared one); same allocation */
+    uint64_t declaration; /* dod__world_declaration_of(the desc) */
+    int keep_blocks;      /* set while a command buffer applies: a row removal frees no block
+                             (world_cmds_apply.c frees them once at the end) */
+    size_t comp_size[DOD_WORLD_MAX_COMPONENTS]; /* every component's size (command buffers
+                                                   check a set's size against it) */
+    size_t row_bytes[DOD_WORLD_MAX_ARCHETYPES]; /* each archetype's components' sizes added
+                                                   up: a command buffer's spawn payload */
 };
 
 static inline uint32_t dod__world_slot_gen(uint64_t slot)
@@ -5850,6 +5857,21 @@ static inline dod_entity *dod__world_ids(unsigned char *block)
     return (dod_entity *)(void *)block;
 }
 
+/* The declaration (world_declaration.c). */
+
+/* A 64-bit fingerprint of what a desc declares, once create has checked it: every component's
+ * size and align, and every archetype's component list, capacity, and (chunked) block size
+ * and memory cap in blocks, with 0 fields made their defaults; the same on every platform.
+ * Two worlds with equal fingerprints and equal counts of components and archetypes lay out
+ * and behave alike: a command buffer, a snapshot or a file of one fits the other. */
+uint64_t dod__world_declaration_of(const dod_world_desc *d);
+
+/* The fingerprint of w's declaration, kept by create. */
+static inline uint64_t dod__world_declaration(const dod_world *w)
+{
+    return w->declaration;
+}
+
 /* Iteration (world_query.c). */
 
 /* Put *it on rows first_row .. first_row + n - 1 of block `block` of `archetype` (all in
@@ -5866,9 +5888,26 @@ void dod__world_iter_rows(dod_world_iter *it, const dod_world *w, uint32_t arche
  * DOD_E_FULL (capacity or memory cap), DOD_E_NOMEM. */
 dod_status dod__world_reserve_rows(dod_world *w, dod__world_arch *a, uint32_t n);
 
+/* dod__world_reserve_rows in two steps, for a call that reserves in several archetypes all or
+ * nothing: prepare allocates the blocks (and list) n more rows need without changing what the
+ * world shows (*room records them), then install makes them a's or discard frees them. */
+typedef struct dod__world_rows_room {
+    unsigned char **list; /* a's block list, or a longer copy of it, with the new blocks */
+    uint32_t list_cap;
+    uint32_t blocks;      /* a's n_blocks once installed */
+} dod__world_rows_room;
+dod_status dod__world_prepare_rows(dod_world *w, dod__world_arch *a, uint32_t n,
+                                   dod__world_rows_room *room);
+void dod__world_install_rows(dod_world *w, dod__world_arch *a, const dod__world_rows_room *room);
+void dod__world_discard_rows(dod_world *w, const dod__world_arch *a,
+                             const dod__world_rows_room *room);
+
 /* After a's end block emptied: blocks past the ones holding rows, beyond one empty block,
  * are freed. */
 void dod__world_trim_blocks(dod_world *w, dod__world_arch *a);
+
+/* Free a's blocks past its first `keep` (keep >= the blocks holding rows). */
+void dod__world_free_blocks_past(dod_world *w, dod__world_arch *a, uint32_t keep);
 
 /* Make sure n more slots can be taken without allocating: a larger entity index goes into
  * *fresh (NULL when none is needed) for dod__world_install_slots, after the other
@@ -6058,6 +6097,12 @@ dod_status dod_world_create(dod_world **out, const dod_world_desc *desc)
     w->free_head = DOD__WORLD_NO_SLOT;
     w->head.n_components = desc->n_components;
     w->n_archetypes = desc->n_archetypes;
+    w->declaration = dod__world_declaration_of(desc);
+    for (uint32_t c = 0; c < desc->n_components; ++c)
+        w->comp_size[c] = desc->components[c].size;
+    for (uint32_t i = 0; i < desc->n_archetypes; ++i) /* fits: a block of rows was checked */
+        for (uint32_t k = 0; k < desc->archetypes[i].n_components; ++k)
+            w->row_bytes[i] += w->comp_size[desc->archetypes[i].components[k]];
     w->arch = (dod__world_arch *)(void *)((unsigned char *)w + head);
     w->head.places = (dod__world_place *)(void *)((unsigned char *)w->arch + archs);
     dod__world_field *fields =
@@ -6128,6 +6173,845 @@ size_t dod_world_bytes(const dod_world *w)
 }
 #undef PAGE_BYTES
 /* ---- end of src/world.c ---- */
+
+/* ---- src/world_cmds.c ---- */
+/* Command buffers: init, free, clear, reserve, recording, and the provisional handles. */
+/* ---- src/world_cmds_internal.h ---- */
+/* Command buffers' record format, shared by recording (world_cmds.c), planning
+ * (world_cmds_plan.c) and applying (world_cmds_apply.c); not installed.
+ *
+ * A buffer's records are one byte stream, each record 8-byte aligned and read in place: an
+ * 8-byte head (dod__cmd), for every command but a spawn the 8-byte handle it names, then its
+ * payload rounded up to 8 bytes.
+ *   spawn    id = archetype; payload: the archetype's components packed in declared order,
+ *            or none for a zeroed spawn. Its provisional handle is its ordinal among the
+ *            buffer's spawns, which a reader counts: the record does not hold it.
+ *   despawn  the handle
+ *   move     id = archetype, the handle
+ *   set      id = component, the handle; payload: the component's bytes
+ * A handle is as recorded: a real one, or a provisional one of the same buffer. */
+#ifndef DOD_WORLD_CMDS_INTERNAL_H
+#define DOD_WORLD_CMDS_INTERNAL_H
+
+
+/* A provisional handle's generation: even, so no world resolves it. */
+#define DOD__CMDS_GEN 0xFFFEu
+
+enum { DOD__CMD_SPAWN, DOD__CMD_DESPAWN, DOD__CMD_MOVE, DOD__CMD_SET };
+
+typedef struct dod__cmd {
+    uint8_t op;       /* DOD__CMD_* */
+    uint8_t id;       /* archetype or component: both fewer than 256 */
+    uint16_t unused;  /* zero */
+    uint32_t payload; /* bytes of payload, before rounding */
+} dod__cmd;
+
+/* Bytes before the payload of a record of op: the head, and the handle but for a spawn. */
+static inline size_t dod__cmd_head_bytes(uint32_t op)
+{
+    return sizeof(dod__cmd) + (op == DOD__CMD_SPAWN ? 0 : sizeof(dod_entity));
+}
+
+/* The handle c names (c not a spawn). */
+static inline dod_entity dod__cmd_entity(const dod__cmd *c)
+{
+    return *(const dod_entity *)(const void *)(c + 1);
+}
+
+static inline const unsigned char *dod__cmd_payload(const dod__cmd *c)
+{
+    return (const unsigned char *)c + dod__cmd_head_bytes(c->op);
+}
+
+/* The record after c. */
+static inline const dod__cmd *dod__cmd_next(const dod__cmd *c)
+{
+    size_t padded = ((size_t)c->payload + 7u) & ~(size_t)7u;
+    return (const dod__cmd *)(const void *)(dod__cmd_payload(c) + padded);
+}
+
+/* cb's first record and the end of its records (cb->n_bytes > 0: records is not NULL). */
+static inline const dod__cmd *dod__cmds_first(const dod_cmds *cb)
+{
+    return (const dod__cmd *)(const void *)cb->records;
+}
+
+static inline const dod__cmd *dod__cmds_end(const dod_cmds *cb)
+{
+    return (const dod__cmd *)(const void *)(cb->records + cb->n_bytes);
+}
+
+/* 1 when e has a provisional handle's generation (whichever buffer's). */
+static inline int dod__cmds_provisional(dod_entity e)
+{
+    return (uint32_t)(e.bits >> 32 & DOD__WORLD_GEN_MASK) == DOD__CMDS_GEN;
+}
+
+/* Planning an apply (world_cmds_plan.c): rows[a], for every archetype a of w, the most rows a
+ * will hold at any point while the buffers are applied (at least its rows now), and
+ * *slot_spawns, a number of spawns for dod__world_prepare_slots that reserves every entity
+ * slot the apply takes. A bound, counting every spawn and move as if none were skipped; when
+ * that bound would cross a fixed capacity, a memory cap or the entity index's limit, the exact
+ * figures instead, from a replay of the commands' effect on the entity index and the
+ * archetypes' counts, in scratch from w's allocator (freed before returning).
+ * Errors: DOD_E_FULL, DOD_E_OVERFLOW (the exact figures cross a capacity, a cap or the index's
+ * limit), DOD_E_NOMEM (the scratch). Changes nothing. */
+dod_status dod__cmds_plan(const dod_world *w, const dod_cmds *buffers, uint32_t n_buffers,
+                          uint64_t *rows, uint32_t *slot_spawns);
+
+#endif /* DOD_WORLD_CMDS_INTERNAL_H */
+/* ---- end of src/world_cmds_internal.h ---- */
+
+
+/* Buffers made so far in the process: the low 16 bits tag each buffer's provisional handles. */
+static dod__atomic_u32 buffers_made;
+
+enum {
+    CMDS_MIN_RECORD_BYTES = 1024, /* a buffer's first record stream */
+    CMDS_MIN_SPAWNS = 64,         /* and its first room for spawns */
+    CMDS_SPAWN_BYTES = sizeof(dod_entity) + 1 /* a spawn's handle and archetype */
+};
+
+dod_status dod_cmds_init(dod_cmds *cb, const dod_world *w, const dod_allocator *alloc)
+{
+    DOD__REFUSE_IF(!cb, DOD_E_INVALID);
+    DOD__REFUSE_IF(!w, DOD_E_INVALID);
+    memset(cb, 0, sizeof *cb);
+    cb->world = w;
+    cb->declaration = dod__world_declaration(w);
+    cb->n_archetypes = w->n_archetypes;
+    cb->n_components = w->head.n_components;
+    cb->alloc = dod__allocator_or_heap(alloc);
+    uint32_t tag = dod__atomic_u32_fetch_add_relaxed(&buffers_made, 1u) & DOD__WORLD_TAG_MASK;
+    cb->tag_hi = tag << DOD__WORLD_GEN_BITS | DOD__CMDS_GEN;
+    return DOD_OK;
+}
+
+void dod_cmds_free(dod_cmds *cb)
+{
+    if (!cb)
+        return;
+    dod__free(&cb->alloc, cb->records, cb->bytes_cap);
+    dod__free(&cb->alloc, cb->spawned, (size_t)cb->spawns_cap * CMDS_SPAWN_BYTES);
+    cb->records = NULL;
+    cb->spawned = NULL;
+    cb->spawn_arch = NULL;
+    cb->bytes_cap = 0;
+    cb->spawns_cap = 0;
+    dod_cmds_clear(cb);
+}
+
+void dod_cmds_clear(dod_cmds *cb)
+{
+    if (!cb)
+        return;
+    cb->n_bytes = 0;
+    cb->n_commands = 0;
+    cb->n_spawns = 0;
+    cb->n_moves = 0;
+    cb->applied = 0;
+}
+
+uint32_t dod_cmds_count(const dod_cmds *cb)
+{
+    return cb ? cb->n_commands : 0;
+}
+
+/* The doubled capacity for `need` (> cap), at least `least`, at most `most`. */
+static uint64_t cmds_grown(uint64_t cap, uint64_t need, uint64_t least, uint64_t most)
+{
+    uint64_t next = cap < least ? least : 2 * cap;
+    if (next < need)
+        next = need;
+    return next < most ? next : most;
+}
+
+/* Room for more_bytes more record bytes and more_spawns more spawns: both arrays allocated
+ * before either is installed, so a failure leaves cb as it was. */
+static dod_status cmds_grow(dod_cmds *cb, size_t more_bytes, uint64_t more_spawns)
+{
+    unsigned char *records = NULL, *spawned = NULL;
+    size_t bytes_cap = cb->bytes_cap;
+    uint64_t spawns_cap = cb->spawns_cap;
+    if (more_bytes > cb->bytes_cap - cb->n_bytes) {
+        size_t need;
+        DOD__REFUSE_IF(!dod__add(cb->n_bytes, more_bytes, &need), DOD_E_OVERFLOW);
+        bytes_cap = (size_t)cmds_grown(cb->bytes_cap, need, CMDS_MIN_RECORD_BYTES, SIZE_MAX);
+        records = (unsigned char *)dod__alloc(&cb->alloc, bytes_cap);
+        DOD__REFUSE_IF(!records, DOD_E_NOMEM);
+    }
+    if (more_spawns > cb->spawns_cap - cb->n_spawns) {
+        uint64_t need = cb->n_spawns + more_spawns;
+        size_t bytes = 0;
+        spawns_cap = cmds_grown(cb->spawns_cap, need, CMDS_MIN_SPAWNS, UINT32_MAX);
+        if (need > UINT32_MAX || !dod__mul((size_t)spawns_cap, CMDS_SPAWN_BYTES, &bytes)) {
+            dod__free(&cb->alloc, records, bytes_cap);
+            return DOD__FAIL(DOD_E_OVERFLOW, "more than 2^32 - 1 spawns");
+        }
+        spawned = (unsigned char *)dod__alloc(&cb->alloc, bytes);
+        if (!spawned) {
+            dod__free(&cb->alloc, records, bytes_cap);
+            return DOD__FAIL(DOD_E_NOMEM, "allocating the spawns' handles");
+        }
+    }
+    if (records) {
+        if (cb->n_bytes)
+            memcpy(records, cb->records, cb->n_bytes);
+        dod__free(&cb->alloc, cb->records, cb->bytes_cap);
+        cb->records = records;
+        cb->bytes_cap = bytes_cap;
+    }
+    if (spawned) {
+        dod_entity *handles = (dod_entity *)(void *)spawned;
+        unsigned char *arch = spawned + (size_t)spawns_cap * sizeof(dod_entity);
+        if (cb->n_spawns) {
+            memcpy(handles, cb->spawned, cb->n_spawns * sizeof *handles);
+            memcpy(arch, cb->spawn_arch, cb->n_spawns);
+        }
+        dod__free(&cb->alloc, cb->spawned, (size_t)cb->spawns_cap * CMDS_SPAWN_BYTES);
+        cb->spawned = handles;
+        cb->spawn_arch = arch;
+        cb->spawns_cap = (uint32_t)spawns_cap;
+    }
+    return DOD_OK;
+}
+
+dod_status dod_cmds_reserve(dod_cmds *cb, uint32_t n_commands, size_t payload_bytes)
+{
+    DOD__REFUSE_IF(!cb, DOD_E_INVALID);
+    DOD__REFUSE_IF((uint64_t)cb->n_commands + n_commands > UINT32_MAX, DOD_E_OVERFLOW);
+    size_t bytes;
+    DOD__REFUSE_IF(!dod__mul(n_commands, dod__cmd_head_bytes(DOD__CMD_SET) + 7u, &bytes) ||
+                       !dod__add(bytes, payload_bytes, &bytes),
+                   DOD_E_OVERFLOW);
+    return cmds_grow(cb, bytes, n_commands);
+}
+
+/* Append a record of `payload` bytes (its padding zeroed) and count it; returns where its
+ * payload goes. The common case, room already there, is three comparisons. NULL when the
+ * buffer cannot grow (*st says why). */
+static inline unsigned char *cmds_append(dod_cmds *cb, uint32_t op, uint32_t id, dod_entity e,
+                                         size_t payload, uint32_t spawns, dod_status *st)
+{
+    size_t head = dod__cmd_head_bytes(op);
+    size_t bytes = head + ((payload + 7u) & ~(size_t)7u);
+    if (cb->n_commands == UINT32_MAX) {
+        *st = DOD__FAIL(DOD_E_OVERFLOW, "2^32 - 1 commands");
+        return NULL;
+    }
+    if (bytes > cb->bytes_cap - cb->n_bytes || spawns > cb->spawns_cap - cb->n_spawns) {
+        *st = cmds_grow(cb, bytes, spawns);
+        if (*st != DOD_OK)
+            return NULL;
+    }
+    unsigned char *at = cb->records + cb->n_bytes;
+    dod__cmd *c = (dod__cmd *)(void *)at;
+    c->op = (uint8_t)op;
+    c->id = (uint8_t)id;
+    c->unused = 0;
+    c->payload = (uint32_t)payload;
+    if (op != DOD__CMD_SPAWN)
+        *(dod_entity *)(void *)(c + 1) = e;
+    if (payload & 7u) /* the padding: the stream's bytes are all defined */
+        memset(at + head + (payload & ~(size_t)7u), 0, 8);
+    cb->n_bytes += bytes;
+    cb->n_commands++;
+    cb->applied = 0;
+    return at + head;
+}
+
+/* Check a handle a command names: the null handle is DOD_E_NOT_FOUND, a provisional handle
+ * that is not one of cb's spawns DOD_E_INVALID (it can never resolve). *ordinal: the spawn of
+ * a provisional handle of cb, UINT32_MAX for a real handle. */
+static inline dod_status cmds_check_entity(const dod_cmds *cb, dod_entity e, uint32_t *ordinal)
+{
+    *ordinal = UINT32_MAX;
+    DOD__REFUSE_IF(e.bits == 0, DOD_E_NOT_FOUND);
+    if (dod__cmds_provisional(e)) {
+        DOD__REFUSE_IF((uint32_t)(e.bits >> 32) != cb->tag_hi, DOD_E_INVALID);
+        DOD__REFUSE_IF((uint32_t)e.bits >= cb->n_spawns, DOD_E_INVALID);
+        *ordinal = (uint32_t)e.bits;
+    }
+    return DOD_OK;
+}
+
+/* A spawn's payload: each component's value (or zeroes), packed in declared order. */
+static void cmds_pack_row(unsigned char *to, const dod__world_arch *a, const void *const *values)
+{
+    for (const dod__world_col *col = a->cols, *end = col + a->n_cols; col != end; ++col) {
+        const void *v = *values++;
+        if (v)
+            dod__copy_elem(to, (const unsigned char *)v, col->size);
+        else
+            dod__zero_elem(to, col->size);
+        to += col->size;
+    }
+}
+
+/* Record a spawn of row_bytes of payload into *payload; its provisional handle in *out. */
+static inline dod_status cmds_spawn(dod_cmds *cb, uint32_t archetype, size_t row_bytes,
+                                    dod_entity *out, unsigned char **payload)
+{
+    DOD__REFUSE_IF(row_bytes > UINT32_MAX - 7u, DOD_E_OVERFLOW);
+    dod_entity e; /* spawns <= commands: the ordinal fits when the command does */
+    e.bits = (uint64_t)cb->tag_hi << 32 | cb->n_spawns;
+    dod_status st = DOD_OK;
+    *payload = cmds_append(cb, DOD__CMD_SPAWN, archetype, e, row_bytes, 1, &st);
+    if (!*payload)
+        return st;
+    cb->spawn_arch[cb->n_spawns++] = (unsigned char)archetype;
+    if (out)
+        *out = e;
+    return DOD_OK;
+}
+
+dod_status dod_cmds_spawn(dod_cmds *cb, uint32_t archetype, const void *const *values,
+                          dod_entity *out)
+{
+    DOD__REFUSE_IF(!cb, DOD_E_INVALID);
+    DOD__REFUSE_IF(archetype >= cb->n_archetypes, DOD_E_RANGE);
+    unsigned char *to;
+    dod_status st =
+        cmds_spawn(cb, archetype, values ? cb->world->row_bytes[archetype] : 0, out, &to);
+    if (st == DOD_OK && values)
+        cmds_pack_row(to, &cb->world->arch[archetype], values);
+    return st;
+}
+
+dod_status dod__cmds_spawn_row(dod_cmds *cb, uint32_t archetype, size_t row_bytes,
+                               dod_entity *out, unsigned char **payload)
+{
+    DOD__REFUSE_IF(!cb, DOD_E_INVALID);
+    DOD__REFUSE_IF(!payload, DOD_E_INVALID);
+    DOD__REFUSE_IF(archetype >= cb->n_archetypes, DOD_E_RANGE);
+    DOD__REFUSE_IF(row_bytes != cb->world->row_bytes[archetype], DOD_E_INVALID);
+    return cmds_spawn(cb, archetype, row_bytes, out, payload);
+}
+
+dod_status dod_cmds_despawn(dod_cmds *cb, dod_entity e)
+{
+    DOD__REFUSE_IF(!cb, DOD_E_INVALID);
+    uint32_t ordinal;
+    dod_status st = cmds_check_entity(cb, e, &ordinal);
+    if (st == DOD_OK)
+        (void)cmds_append(cb, DOD__CMD_DESPAWN, 0, e, 0, 0, &st);
+    return st;
+}
+
+dod_status dod_cmds_move(dod_cmds *cb, dod_entity e, uint32_t archetype)
+{
+    DOD__REFUSE_IF(!cb, DOD_E_INVALID);
+    DOD__REFUSE_IF(archetype >= cb->n_archetypes, DOD_E_RANGE);
+    uint32_t ordinal;
+    dod_status st = cmds_check_entity(cb, e, &ordinal);
+    if (st != DOD_OK || !cmds_append(cb, DOD__CMD_MOVE, archetype, e, 0, 0, &st))
+        return st;
+    cb->n_moves++;
+    if (ordinal != UINT32_MAX) /* sets on it are checked against where it went */
+        cb->spawn_arch[ordinal] = (unsigned char)archetype;
+    return DOD_OK;
+}
+
+dod_status dod_cmds_set(dod_cmds *cb, dod_entity e, uint32_t component, const void *value,
+                        size_t size)
+{
+    DOD__REFUSE_IF(!cb, DOD_E_INVALID);
+    DOD__REFUSE_IF(!value, DOD_E_INVALID);
+    DOD__REFUSE_IF(component >= cb->n_components, DOD_E_RANGE);
+    DOD__REFUSE_IF(size != cb->world->comp_size[component], DOD_E_INVALID);
+    uint32_t ordinal;
+    dod_status st = cmds_check_entity(cb, e, &ordinal);
+    if (st != DOD_OK)
+        return st;
+    if (ordinal != UINT32_MAX) {
+        const dod__world_field *f = dod__world_fields(cb->world, cb->spawn_arch[ordinal]);
+        DOD__REFUSE_IF(f[component].offset == 0, DOD_E_INVALID); /* its archetype lacks it */
+    }
+    DOD__REFUSE_IF(size > UINT32_MAX - 7u, DOD_E_OVERFLOW);
+    unsigned char *to = cmds_append(cb, DOD__CMD_SET, component, e, size, 0, &st);
+    if (to)
+        dod__copy_elem(to, (const unsigned char *)value, size);
+    return st;
+}
+
+dod_entity dod_cmds_resolve(const dod_cmds *cb, dod_entity e)
+{
+    dod_entity none = { 0 };
+    if (!cb)
+        return none;
+    if (!dod__cmds_provisional(e))
+        return e;
+    if ((uint32_t)(e.bits >> 32) != cb->tag_hi || (uint32_t)e.bits >= cb->n_spawns ||
+        !cb->applied)
+        return none;
+    return cb->spawned[(uint32_t)e.bits];
+}
+/* ---- end of src/world_cmds.c ---- */
+
+/* ---- src/world_cmds_apply.c ---- */
+/* dod_world_apply: check that the buffers fit the world, reserve every block and slot their
+ * commands need (all or nothing), carry the commands out through the world's own calls, which
+ * then cannot fail, and free at the end the blocks the same direct calls would have freed. */
+
+static int apply_same_declaration(const dod_world *w, const dod_cmds *cb)
+{
+    return cb->declaration == dod__world_declaration(w) &&
+           cb->n_archetypes == w->n_archetypes && cb->n_components == w->head.n_components;
+}
+
+/* Reserve what the plan says: the entity index, then each archetype's blocks, every
+ * allocation made before any is installed. */
+static dod_status apply_reserve(dod_world *w, const dod_cmds *buffers, uint32_t n_buffers)
+{
+    uint64_t rows[DOD_WORLD_MAX_ARCHETYPES];
+    dod__world_rows_room rooms[DOD_WORLD_MAX_ARCHETYPES];
+    uint32_t slot_spawns;
+    dod_status st = dod__cmds_plan(w, buffers, n_buffers, rows, &slot_spawns);
+    if (st != DOD_OK)
+        return st;
+    uint64_t *fresh;
+    uint32_t fresh_cap;
+    st = dod__world_prepare_slots(w, slot_spawns, &fresh, &fresh_cap);
+    if (st != DOD_OK)
+        return st;
+    for (uint32_t i = 0; i < w->n_archetypes; ++i) {
+        dod__world_arch *a = &w->arch[i];
+        st = dod__world_prepare_rows(w, a, (uint32_t)(rows[i] - a->n_rows), &rooms[i]);
+        if (st != DOD_OK) {
+            while (i-- > 0)
+                dod__world_discard_rows(w, &w->arch[i], &rooms[i]);
+            dod__world_discard_slots(w, fresh, fresh_cap);
+            return st;
+        }
+    }
+    dod__world_install_slots(w, fresh, fresh_cap);
+    for (uint32_t i = 0; i < w->n_archetypes; ++i)
+        dod__world_install_rows(w, &w->arch[i], &rooms[i]);
+    return DOD_OK;
+}
+
+/* The commands being carried out. kept[a]: the blocks archetype a would hold now had the same
+ * calls been made directly (those trim an emptied end block as they go; here every reserved
+ * block stays until the end, when the blocks past kept[a] are freed). */
+typedef struct apply_state {
+    dod_world *w;
+    dod_apply_result result;
+    uint32_t kept[DOD_WORLD_MAX_ARCHETYPES];
+} apply_state;
+
+/* A row was appended to archetype `arch`: a direct call would have allocated up to its
+ * blocks holding rows. */
+static inline void apply_row_added(apply_state *ap, uint32_t arch)
+{
+    uint32_t open = ap->w->arch[arch].n_open;
+    if (ap->kept[arch] < open)
+        ap->kept[arch] = open;
+}
+
+/* A row was removed: a direct call keeps one empty block past those holding rows. */
+static inline void apply_row_removed(apply_state *ap, uint32_t arch)
+{
+    uint32_t keep = dod__world_used_blocks(&ap->w->arch[arch]) + 1;
+    if (ap->kept[arch] > keep)
+        ap->kept[arch] = keep;
+}
+
+static void apply_spawn(apply_state *ap, const dod__cmd *c, dod_entity *out)
+{
+    unsigned char *block;
+    uint32_t row;
+    dod_status st = dod__world_spawn_row(ap->w, c->id, out, &block, &row);
+    DOD_ASSERT(st == DOD_OK); /* reserved */
+    (void)st;
+    const dod__world_arch *a = &ap->w->arch[c->id];
+    const unsigned char *value = dod__cmd_payload(c);
+    for (uint32_t k = 0; k < a->n_cols; ++k) {
+        unsigned char *to = dod__world_cell(a, block, k, row);
+        if (c->payload) {
+            dod__copy_elem(to, value, a->cols[k].size);
+            value += a->cols[k].size;
+        } else {
+            dod__zero_elem(to, a->cols[k].size);
+        }
+    }
+    apply_row_added(ap, c->id);
+    ap->result.applied++;
+}
+
+static void apply_despawn(apply_state *ap, dod_entity e)
+{
+    const uint64_t *s = dod__world_resolve(ap->w, e);
+    if (!s) {
+        ap->result.skipped++;
+        return;
+    }
+    uint32_t from = dod__world_slot_arch(*s);
+    (void)dod_world_despawn(ap->w, e);
+    apply_row_removed(ap, from);
+    ap->result.applied++;
+}
+
+static void apply_move(apply_state *ap, dod_entity e, uint32_t to)
+{
+    const uint64_t *s = dod__world_resolve(ap->w, e);
+    if (!s) {
+        ap->result.skipped++;
+        return;
+    }
+    uint32_t from = dod__world_slot_arch(*s);
+    dod_status st = dod_world_move(ap->w, e, to);
+    DOD_ASSERT(st == DOD_OK); /* reserved */
+    (void)st;
+    if (from != to) {
+        apply_row_removed(ap, from);
+        apply_row_added(ap, to);
+    }
+    ap->result.applied++;
+}
+
+static void apply_set(apply_state *ap, dod_entity e, const dod__cmd *c)
+{
+    unsigned char *to = (unsigned char *)dod__world_get_sized(ap->w, e, c->id, c->payload);
+    if (to) {
+        dod__copy_elem(to, dod__cmd_payload(c), c->payload);
+        ap->result.applied++;
+    } else if (dod__world_resolve(ap->w, e)) {
+        ap->result.missing++;
+    } else {
+        ap->result.skipped++;
+    }
+}
+
+/* One buffer's commands in recording order. The k-th spawn's real handle goes to
+ * cb->spawned[k]; a provisional handle names the one its spawn got (earlier in the same
+ * buffer, so already there). */
+static void apply_buffer(apply_state *ap, dod_cmds *cb)
+{
+    cb->applied = 1;
+    if (cb->n_bytes == 0)
+        return;
+    dod_entity *spawned = cb->spawned;
+    for (const dod__cmd *c = dod__cmds_first(cb), *end = dod__cmds_end(cb); c != end;
+         c = dod__cmd_next(c)) {
+        if (c->op == DOD__CMD_SPAWN) {
+            apply_spawn(ap, c, spawned++);
+            continue;
+        }
+        dod_entity e = dod__cmd_entity(c);
+        if (dod__cmds_provisional(e))
+            e = cb->spawned[(uint32_t)e.bits];
+        switch (c->op) {
+        case DOD__CMD_DESPAWN: apply_despawn(ap, e); break;
+        case DOD__CMD_MOVE: apply_move(ap, e, c->id); break;
+        default: apply_set(ap, e, c); break;
+        }
+    }
+}
+
+dod_status dod_world_apply(dod_world *w, dod_cmds *buffers, uint32_t n_buffers,
+                           dod_apply_result *result)
+{
+    DOD__REFUSE_IF(!w, DOD_E_INVALID);
+    DOD__REFUSE_IF(!buffers && n_buffers > 0, DOD_E_INVALID);
+    for (uint32_t b = 0; b < n_buffers; ++b)
+        DOD__REFUSE_IF(!apply_same_declaration(w, &buffers[b]), DOD_E_INVALID);
+    const uint32_t n_archetypes = w->n_archetypes;
+    apply_state ap;
+    memset(&ap.result, 0, sizeof ap.result);
+    ap.w = w;
+    for (uint32_t i = 0; i < n_archetypes; ++i)
+        ap.kept[i] = w->arch[i].n_blocks;
+    dod_status st = apply_reserve(w, buffers, n_buffers);
+    if (st != DOD_OK)
+        return st;
+    w->keep_blocks = 1;
+    for (uint32_t b = 0; b < n_buffers; ++b)
+        apply_buffer(&ap, &buffers[b]);
+    w->keep_blocks = 0;
+    for (uint32_t i = 0; i < n_archetypes; ++i)
+        if (w->arch[i].n_blocks > ap.kept[i])
+            dod__world_free_blocks_past(w, &w->arch[i], ap.kept[i]);
+    if (result)
+        *result = ap.result;
+    return DOD_OK;
+}
+/* ---- end of src/world_cmds_apply.c ---- */
+
+/* ---- src/world_cmds_plan.c ---- */
+/* Planning an apply of command buffers (dod__cmds_plan): the most rows each archetype will hold
+ * while the commands run, and the entity slots they take. First a bound that counts every
+ * spawn and move as if none were skipped, which costs one walk over the buffers that spawn or
+ * move; then, only when the bound would cross a fixed capacity, a memory cap or the entity
+ * index's limit, the exact figures from a replay of the commands on a shadow of the entity
+ * index: a fixed archetype at capacity must accept "despawn 10, spawn 10" in one apply. */
+
+/* 1 when archetype a can hold `rows` rows (its capacity or memory cap allows their blocks). */
+static int plan_rows_fit(const dod__world_arch *a, uint64_t rows)
+{
+    return rows <= UINT32_MAX &&
+           (rows + a->rows_per_block - 1) / a->rows_per_block <= a->max_blocks;
+}
+
+/* The bound: rows[a] = a's rows now plus every spawn and move into a; *spawns = every spawn.
+ * 1 when it fits every archetype and the entity index. */
+static int plan_bound_fits(const dod_world *w, const dod_cmds *buffers, uint32_t n_buffers,
+                           uint64_t *rows, uint64_t *spawns)
+{
+    *spawns = 0;
+    for (uint32_t i = 0; i < w->n_archetypes; ++i)
+        rows[i] = w->arch[i].n_rows;
+    for (uint32_t b = 0; b < n_buffers; ++b) {
+        const dod_cmds *cb = &buffers[b];
+        *spawns += cb->n_spawns;
+        if (cb->n_spawns == 0 && cb->n_moves == 0)
+            continue; /* despawns and sets add no row */
+        for (const dod__cmd *c = dod__cmds_first(cb), *end = dod__cmds_end(cb); c != end;
+             c = dod__cmd_next(c))
+            if (c->op == DOD__CMD_SPAWN || c->op == DOD__CMD_MOVE)
+                rows[c->id]++;
+    }
+    for (uint32_t i = 0; i < w->n_archetypes; ++i)
+        if (!plan_rows_fit(&w->arch[i], rows[i]))
+            return 0;
+    uint64_t fresh = *spawns > w->n_free ? *spawns - w->n_free : 0;
+    return w->head.n_slots + fresh <= DOD__WORLD_MAX_SLOTS;
+}
+
+/* The replay's shadow of the entity index: the slots the commands touch, in an open-addressing
+ * table by slot index, each as generation | archetype << 16 (a world slot's low 24 bits). */
+typedef struct plan_replay {
+    const dod_world *w;
+    uint32_t *keys;      /* slot index + 1; 0: an empty entry */
+    uint32_t *states;
+    size_t mask;
+    uint32_t *freed;     /* slots the replay freed, the most recent last */
+    uint32_t n_freed;
+    uint32_t world_free; /* the world's free list from its first slot the replay has not taken */
+    uint64_t n_slots;    /* slots handed out */
+    uint64_t *handles;   /* the handle each spawn of the apply gets, buffer after buffer */
+    uint64_t *rows;      /* each archetype's rows now */
+} plan_replay;
+
+static size_t replay_entry(const plan_replay *r, uint32_t index)
+{
+    size_t h = (size_t)(index * 0x9E3779B1u) & r->mask;
+    while (r->keys[h] != 0 && r->keys[h] != index + 1)
+        h = (h + 1) & r->mask;
+    return h;
+}
+
+static uint32_t replay_state(const plan_replay *r, uint32_t index)
+{
+    size_t h = replay_entry(r, index);
+    if (r->keys[h])
+        return r->states[h];
+    if (index < r->w->head.n_slots)
+        return (uint32_t)(r->w->head.slots[index] & 0xFFFFFFu);
+    return 0;
+}
+
+static void replay_set_state(plan_replay *r, uint32_t index, uint32_t state)
+{
+    size_t h = replay_entry(r, index);
+    r->keys[h] = index + 1;
+    r->states[h] = state;
+}
+
+/* The slot of a live handle, or UINT32_MAX; its state in *state. */
+static uint32_t replay_live_slot(const plan_replay *r, uint64_t bits, uint32_t *state)
+{
+    uint32_t index = (uint32_t)bits;
+    if (index >= r->n_slots)
+        return UINT32_MAX;
+    *state = replay_state(r, index);
+    uint32_t gen = *state & DOD__WORLD_GEN_MASK;
+    return (gen & 1u) && (uint32_t)(bits >> 32) == (r->w->head.tag_hi | gen) ? index
+                                                                              : UINT32_MAX;
+}
+
+/* A spawn into `arch`: the slot dod_world_spawn would take (the last freed, then the world's
+ * free list, then a new one); its handle, or 0 past the index's limit. */
+static uint64_t replay_take_slot(plan_replay *r, uint32_t arch)
+{
+    uint32_t index, gen;
+    if (r->n_freed) {
+        index = r->freed[--r->n_freed];
+        gen = (replay_state(r, index) & DOD__WORLD_GEN_MASK) + 1;
+    } else if (r->world_free != DOD__WORLD_NO_SLOT) {
+        index = r->world_free;
+        uint64_t s = r->w->head.slots[index];
+        gen = dod__world_slot_gen(s) + 1;
+        r->world_free = (uint32_t)dod__world_slot_loc(s);
+    } else {
+        if (r->n_slots >= DOD__WORLD_MAX_SLOTS)
+            return 0;
+        index = (uint32_t)r->n_slots++;
+        gen = 1;
+    }
+    replay_set_state(r, index, gen | arch << DOD__WORLD_GEN_BITS);
+    return (uint64_t)(r->w->head.tag_hi | gen) << 32 | index;
+}
+
+/* A despawn of the entity in slot `index`: its generation moves on and the slot is freed, or
+ * retired when the generation would wrap (as dod_world_despawn). */
+static void replay_release_slot(plan_replay *r, uint32_t index, uint32_t state)
+{
+    uint32_t gen = state & DOD__WORLD_GEN_MASK;
+    if (gen == DOD__WORLD_GEN_MASK) {
+        replay_set_state(r, index, 0);
+        return;
+    }
+    replay_set_state(r, index, gen + 1);
+    r->freed[r->n_freed++] = index;
+}
+
+/* Replay every command's effect on the slots and the row counts; peak[a] = the most rows a
+ * held. DOD_E_OVERFLOW when the spawns pass the index's limit. */
+static dod_status replay_run(plan_replay *r, const dod_cmds *buffers, uint32_t n_buffers,
+                             uint64_t *peak)
+{
+    uint64_t base = 0; /* the buffer's first spawn in r->handles */
+    for (uint32_t b = 0; b < n_buffers; ++b) {
+        const dod_cmds *cb = &buffers[b];
+        if (cb->n_bytes == 0)
+            continue;
+        uint64_t *first = r->handles + base, *spawned = first; /* this buffer's spawns */
+        for (const dod__cmd *c = dod__cmds_first(cb), *end = dod__cmds_end(cb); c != end;
+             c = dod__cmd_next(c)) {
+            if (c->op == DOD__CMD_SPAWN) {
+                *spawned = replay_take_slot(r, c->id);
+                DOD__REFUSE_IF(*spawned++ == 0, DOD_E_OVERFLOW);
+                if (++r->rows[c->id] > peak[c->id])
+                    peak[c->id] = r->rows[c->id];
+                continue;
+            }
+            if (c->op == DOD__CMD_SET)
+                continue;
+            dod_entity e = dod__cmd_entity(c);
+            uint64_t bits = e.bits;
+            if (dod__cmds_provisional(e))
+                bits = first[(uint32_t)bits];
+            uint32_t state = 0, index = replay_live_slot(r, bits, &state);
+            uint32_t from = state >> DOD__WORLD_GEN_BITS;
+            if (index == UINT32_MAX || (c->op == DOD__CMD_MOVE && from == c->id))
+                continue; /* skipped, or a move that stays */
+            r->rows[from]--;
+            if (c->op == DOD__CMD_DESPAWN) {
+                replay_release_slot(r, index, state);
+                continue;
+            }
+            uint32_t gen = state & DOD__WORLD_GEN_MASK;
+            replay_set_state(r, index, gen | (uint32_t)c->id << DOD__WORLD_GEN_BITS);
+            if (++r->rows[c->id] > peak[c->id])
+                peak[c->id] = r->rows[c->id];
+        }
+        base += cb->n_spawns;
+    }
+    return DOD_OK;
+}
+
+/* The exact figures: rows[a] = a's peak, *new_slots = the slots the spawns add to the index. */
+static dod_status plan_exact(const dod_world *w, const dod_cmds *buffers, uint32_t n_buffers,
+                             uint64_t n_spawns, uint64_t *rows, uint64_t *new_slots)
+{
+    uint64_t n_commands = 0;
+    for (uint32_t b = 0; b < n_buffers; ++b)
+        n_commands += buffers[b].n_commands;
+    /* Each command puts at most one slot in the table: at least twice that many entries. */
+    size_t entries = 16;
+    while (entries < 2 * n_commands && entries <= SIZE_MAX / 4)
+        entries *= 2;
+    size_t bytes, part;
+    DOD__REFUSE_IF(entries < 2 * n_commands, DOD_E_OVERFLOW);
+    DOD__REFUSE_IF(!dod__mul((size_t)n_spawns, sizeof(uint64_t), &bytes) ||
+                       !dod__mul(w->n_archetypes, sizeof(uint64_t), &part) ||
+                       !dod__add(bytes, part, &bytes) ||
+                       !dod__mul(entries, 2 * sizeof(uint32_t), &part) ||
+                       !dod__add(bytes, part, &bytes) ||
+                       !dod__mul((size_t)n_commands, sizeof(uint32_t), &part) ||
+                       !dod__add(bytes, part, &bytes),
+                   DOD_E_OVERFLOW);
+    unsigned char *scratch = (unsigned char *)dod__alloc(&w->alloc, bytes);
+    DOD__REFUSE_IF(!scratch, DOD_E_NOMEM);
+    plan_replay r;
+    r.w = w;
+    r.handles = (uint64_t *)(void *)scratch;
+    r.rows = r.handles + n_spawns;
+    r.keys = (uint32_t *)(void *)(r.rows + w->n_archetypes);
+    r.states = r.keys + entries;
+    r.freed = r.states + entries;
+    r.mask = entries - 1;
+    r.n_freed = 0;
+    r.world_free = w->free_head;
+    r.n_slots = w->head.n_slots;
+    memset(r.keys, 0, entries * sizeof *r.keys);
+    for (uint32_t i = 0; i < w->n_archetypes; ++i)
+        rows[i] = r.rows[i] = w->arch[i].n_rows;
+    dod_status st = replay_run(&r, buffers, n_buffers, rows);
+    *new_slots = r.n_slots - w->head.n_slots;
+    dod__free(&w->alloc, scratch, bytes);
+    if (st != DOD_OK)
+        return st;
+    for (uint32_t i = 0; i < w->n_archetypes; ++i)
+        DOD__REFUSE_IF(!plan_rows_fit(&w->arch[i], rows[i]), DOD_E_FULL);
+    return DOD_OK;
+}
+
+dod_status dod__cmds_plan(const dod_world *w, const dod_cmds *buffers, uint32_t n_buffers,
+                          uint64_t *rows, uint32_t *slot_spawns)
+{
+    uint64_t n_spawns;
+    if (plan_bound_fits(w, buffers, n_buffers, rows, &n_spawns)) {
+        *slot_spawns = (uint32_t)n_spawns; /* fits: at most the free slots plus the limit */
+        return DOD_OK;
+    }
+    uint64_t new_slots;
+    dod_status st = plan_exact(w, buffers, n_buffers, n_spawns, rows, &new_slots);
+    if (st == DOD_OK) /* as many spawns as take every free slot and then the new ones */
+        *slot_spawns = (uint32_t)(new_slots + w->n_free);
+    return st;
+}
+/* ---- end of src/world_cmds_plan.c ---- */
+
+/* ---- src/world_declaration.c ---- */
+/* A world's declaration fingerprint: what dod_world_create made of its desc, as one 64-bit
+ * value, so that "may this be applied to that world" is one comparison (command buffers, and
+ * world snapshots and files). */
+
+/* FNV-1a over v's 8 bytes, least significant first: the same value on every platform. */
+static uint64_t declaration_mix(uint64_t h, uint64_t v)
+{
+    for (int i = 0; i < 8; ++i) {
+        h ^= (v >> (8 * i)) & 0xFFu;
+        h *= 0x100000001B3ull;
+    }
+    return h;
+}
+
+uint64_t dod__world_declaration_of(const dod_world_desc *d)
+{
+    uint64_t h = declaration_mix(0xCBF29CE484222325ull, d->n_components);
+    for (uint32_t c = 0; c < d->n_components; ++c) {
+        h = declaration_mix(h, d->components[c].size);
+        h = declaration_mix(h, d->components[c].align);
+    }
+    h = declaration_mix(h, d->n_archetypes);
+    for (uint32_t i = 0; i < d->n_archetypes; ++i) {
+        const dod_archetype_desc *a = &d->archetypes[i];
+        h = declaration_mix(h, a->n_components);
+        for (uint32_t k = 0; k < a->n_components; ++k)
+            h = declaration_mix(h, a->components[k]);
+        h = declaration_mix(h, a->capacity);
+        if (a->capacity)
+            continue; /* a fixed archetype ignores block_bytes and memory_cap */
+        uint64_t block = a->block_bytes ? a->block_bytes : DOD_WORLD_BLOCK_BYTES;
+        h = declaration_mix(h, block);
+        /* the cap as the blocks it admits (what create keeps); no cap is all ones */
+        h = declaration_mix(h, a->memory_cap ? (uint64_t)a->memory_cap / block : UINT64_MAX);
+    }
+    return h;
+}
+/* ---- end of src/world_declaration.c ---- */
 
 /* ---- src/world_entities.c ---- */
 /* The world's entities: the slot map behind the handles, spawn, spawn_n, despawn, move and
@@ -6209,7 +7093,7 @@ static inline void remove_row(dod_world *w, dod__world_arch *a, unsigned char *b
             a->tail = a->rows_per_block;
             set_end(a);
         }
-        if (a->n_blocks > dod__world_used_blocks(a) + 1)
+        if (a->n_blocks > dod__world_used_blocks(a) + 1 && !w->keep_blocks)
             dod__world_trim_blocks(w, a);
     }
 }
@@ -6592,6 +7476,418 @@ uint32_t dod_world_block(const dod_world *w, uint32_t archetype, uint32_t block,
 }
 /* ---- end of src/world_query.c ---- */
 
+/* ---- src/world_run.c ---- */
+/* Running a schedule: per phase, the task list cut from the world as it is, the jobs the
+ * executor runs, and the commands applied after the phase. The lists are kept and reused. */
+/* ---- src/world_schedule.h ---- */
+/* The schedule's private layout, shared by src/world_schedule.c (create, validation, phases)
+ * and src/world_run.c (tasks, jobs, running and applying). Not installed. */
+#ifndef DOD_WORLD_SCHEDULE_H
+#define DOD_WORLD_SCHEDULE_H
+
+
+#define DOD__SCHED_WORDS (DOD_WORLD_MAX_COMPONENTS / 64)
+
+typedef struct dod__sched_system {
+    dod_query query;               /* the archetypes it runs over */
+    dod_system_fn fn;
+    void *ctx;
+    void (*typed_fn)(void);
+    uint32_t flags;
+    uint32_t phase;
+    uint64_t writes[DOD__SCHED_WORDS]; /* components it writes */
+    uint64_t reads[DOD__SCHED_WORDS];  /* components it reads: `all` less writes, and lookups */
+} dod__sched_system;
+
+typedef struct dod__sched_task { /* rows first_row .. first_row + n - 1 of a block */
+    uint32_t system, archetype, block, first_row, n;
+    uint32_t index;              /* within its system, in block-and-row order */
+} dod__sched_task;
+
+typedef struct dod__sched_job {  /* what the executor runs: tasks first .. first + n - 1 */
+    uint32_t first, n;
+    uint32_t buffer;             /* its command buffer, or UINT32_MAX when it records none */
+    dod_status status;           /* a failure its tasks reported (dod_system_task.status) */
+} dod__sched_job;
+
+struct dod_schedule {
+    dod_allocator alloc;
+    const dod_world *world;      /* the world it was made for, and that world's tag */
+    uint32_t tag_hi;
+    uint32_t n_systems;
+    uint32_t n_phases;
+    uint32_t task_rows;
+    dod__sched_system *systems;  /* n_systems, in the schedule's allocation */
+    uint32_t *phase_first;       /* phase p holds systems phase_first[p] .. phase_first[p + 1] - 1 */
+    size_t bytes;                /* of the schedule's allocation */
+    /* Reused from run to run (world_run.c): */
+    dod__sched_task *tasks;
+    uint32_t task_cap;
+    dod__sched_job *jobs;
+    uint32_t job_cap;
+    dod_cmds *buffers;           /* buffer_cap buffers, every one initialised: one per job of
+                                    the recording system of a phase, cleared after its apply */
+    uint32_t buffer_cap;
+};
+
+/* Free the run's lists (world_run.c). */
+void dod__sched_free_lists(dod_schedule *s);
+
+#endif /* DOD_WORLD_SCHEDULE_H */
+/* ---- end of src/world_schedule.h ---- */
+
+
+/* Grow *list (cap entries of size bytes) to hold n, geometrically; nothing changes on
+ * failure. */
+static dod_status grow_list(const dod_allocator *a, void **list, uint32_t *cap, uint32_t n, size_t size)
+{
+    if (n <= *cap)
+        return DOD_OK;
+    uint64_t want = (uint64_t)*cap + *cap / 2;
+    if (want < n)
+        want = n;
+    if (want < 64)
+        want = 64;
+    if (want > UINT32_MAX)
+        want = UINT32_MAX;
+    size_t bytes = 0;
+    DOD__REFUSE_IF(!dod__mul((size_t)want, size, &bytes), DOD_E_OVERFLOW);
+    void *fresh = dod__alloc(a, bytes);
+    DOD__REFUSE_IF(!fresh, DOD_E_NOMEM);
+    if (*cap)
+        memcpy(fresh, *list, (size_t)*cap * size);
+    dod__free(a, *list, (size_t)*cap * size);
+    *list = fresh;
+    *cap = (uint32_t)want;
+    return DOD_OK;
+}
+
+/* Room for n command buffers, the new ones initialised (bound to the schedule's world, on
+ * its allocator; a buffer is a plain struct, so it moves with the list); nothing changes on
+ * failure. */
+static dod_status grow_buffers(dod_schedule *s, uint32_t n)
+{
+    uint32_t had = s->buffer_cap;
+    dod_status st = grow_list(&s->alloc, (void **)&s->buffers, &s->buffer_cap, n, sizeof(dod_cmds));
+    for (uint32_t i = had; st == DOD_OK && i < s->buffer_cap; ++i) {
+        dod_status init = dod_cmds_init(&s->buffers[i], s->world, &s->alloc);
+        DOD_ASSERT(init == DOD_OK); /* it refuses only NULLs */
+        (void)init;
+    }
+    return st;
+}
+
+void dod__sched_free_lists(dod_schedule *s)
+{
+    for (uint32_t i = 0; i < s->buffer_cap; ++i)
+        dod_cmds_free(&s->buffers[i]);
+    dod__free(&s->alloc, s->buffers, (size_t)s->buffer_cap * sizeof(dod_cmds));
+    dod__free(&s->alloc, s->tasks, (size_t)s->task_cap * sizeof *s->tasks);
+    dod__free(&s->alloc, s->jobs, (size_t)s->job_cap * sizeof *s->jobs);
+    s->tasks = NULL;
+    s->jobs = NULL;
+    s->buffers = NULL;
+    s->task_cap = s->job_cap = s->buffer_cap = 0;
+}
+
+static int system_matches(const dod__sched_system *sys, uint32_t archetype)
+{
+    return (int)(sys->query.archetypes[archetype / 64] >> (archetype % 64) & 1u);
+}
+
+/* Tasks of phase p in the world as it is: per system, per matched archetype, per block
+ * holding rows, one task per task_rows rows from the block's start. */
+static uint64_t count_tasks_of_phase(const dod_schedule *s, const dod_world *w, uint32_t p)
+{
+    uint64_t n = 0;
+    for (uint32_t i = s->phase_first[p]; i < s->phase_first[p + 1]; ++i)
+        for (uint32_t k = 0; k < w->n_archetypes; ++k) {
+            const dod__world_arch *a = &w->arch[k];
+            if (!system_matches(&s->systems[i], k))
+                continue;
+            for (uint32_t b = 0; b < dod__world_used_blocks(a); ++b)
+                n += (dod__world_block_rows(a, b) + (uint64_t)s->task_rows - 1) / s->task_rows;
+        }
+    return n;
+}
+
+/* Write phase p's tasks and jobs (the lists hold them); returns the number of jobs, and in
+ * *n_buffers the number of command buffers they record into (one per job of a system that
+ * records commands). A job is consecutive tasks of one system holding at most task_rows rows
+ * together, or every task of a sequential system. */
+static uint32_t fill_tasks_of_phase(dod_schedule *s, const dod_world *w, uint32_t p,
+                                    uint32_t *n_buffers)
+{
+    uint32_t n_tasks = 0, n_jobs = 0;
+    *n_buffers = 0;
+    for (uint32_t i = s->phase_first[p]; i < s->phase_first[p + 1]; ++i) {
+        const dod__sched_system *sys = &s->systems[i];
+        int sequential = (sys->flags & DOD_SYSTEM_SEQUENTIAL) != 0;
+        int records = (sys->flags & DOD_SYSTEM_COMMANDS) != 0;
+        uint32_t index = 0, job_rows = 0, job_open = 0;
+        for (uint32_t k = 0; k < w->n_archetypes; ++k) {
+            const dod__world_arch *a = &w->arch[k];
+            if (!system_matches(sys, k))
+                continue;
+            for (uint32_t b = 0; b < dod__world_used_blocks(a); ++b) {
+                uint32_t rows = dod__world_block_rows(a, b);
+                for (uint32_t first = 0; first < rows; first += s->task_rows) {
+                    uint32_t n = rows - first < s->task_rows ? rows - first : s->task_rows;
+                    dod__sched_task *t = &s->tasks[n_tasks];
+                    t->system = i, t->archetype = k, t->block = b;
+                    t->first_row = first, t->n = n, t->index = index++;
+                    if (!job_open || (!sequential && job_rows + n > s->task_rows)) {
+                        dod__sched_job *j = &s->jobs[n_jobs++];
+                        j->first = n_tasks, j->n = 0, j->status = DOD_OK;
+                        j->buffer = records ? (*n_buffers)++ : UINT32_MAX;
+                        job_open = 1, job_rows = 0;
+                    }
+                    s->jobs[n_jobs - 1].n++;
+                    job_rows += n;
+                    n_tasks++;
+                }
+            }
+        }
+    }
+    return n_jobs;
+}
+
+typedef struct sched_run_ctx {
+    dod_schedule *s;    /* a job writes only its own status */
+    const dod_world *w;
+} sched_run_ctx;
+
+/* One job: its tasks in order, each a call of its system's fn. */
+static void run_sched_job(void *arg, uint32_t index)
+{
+    const sched_run_ctx *c = (const sched_run_ctx *)arg;
+    dod__sched_job *j = &c->s->jobs[index];
+    dod_system_task t;
+    for (uint32_t k = j->first; k < j->first + j->n; ++k) {
+        const dod__sched_task *task = &c->s->tasks[k];
+        const dod__sched_system *sys = &c->s->systems[task->system];
+        dod__world_iter_rows(&t.rows, c->w, task->archetype, task->block, task->first_row,
+                             task->n);
+        t.world = c->w;
+        t.cmds = j->buffer != UINT32_MAX ? &c->s->buffers[j->buffer] : NULL;
+        t.status = &j->status;
+        t.ctx = sys->ctx;
+        t.typed_fn = sys->typed_fn;
+        t.system = task->system;
+        t.task = task->index;
+        sys->fn(&t);
+    }
+}
+
+/* Cut phase p into tasks and jobs, growing the lists and the buffers it needs (nothing has
+ * run on failure). */
+static dod_status plan_sched_phase(dod_schedule *s, const dod_world *w, uint32_t p,
+                                   uint32_t *n_jobs, uint32_t *n_buffers)
+{
+    uint64_t n = count_tasks_of_phase(s, w, p);
+    DOD__REFUSE_IF(n >= UINT32_MAX, DOD_E_OVERFLOW);
+    dod_status st = grow_list(&s->alloc, (void **)&s->tasks, &s->task_cap, (uint32_t)n, sizeof *s->tasks);
+    if (st == DOD_OK) /* at most one job a task */
+        st = grow_list(&s->alloc, (void **)&s->jobs, &s->job_cap, (uint32_t)n, sizeof *s->jobs);
+    if (st != DOD_OK)
+        return st;
+    *n_jobs = fill_tasks_of_phase(s, w, p, n_buffers);
+    return grow_buffers(s, *n_buffers);
+}
+
+dod_status dod_schedule_run(dod_schedule *s, dod_world *w, const dod_executor *exec,
+                            dod_apply_result *result)
+{
+    DOD__REFUSE_IF(!s || !w, DOD_E_INVALID);
+    DOD__REFUSE_IF(w != s->world || w->head.tag_hi != s->tag_hi, DOD_E_INVALID);
+    DOD__REFUSE_IF(!dod__exec_usable(exec), DOD_E_INVALID);
+    sched_run_ctx c = { s, w };
+    dod_apply_result sum = { 0, 0, 0 };
+    dod_status st = DOD_OK;
+    for (uint32_t p = 0; p < s->n_phases && st == DOD_OK; ++p) {
+        uint32_t n_jobs = 0, n_buffers = 0;
+        st = plan_sched_phase(s, w, p, &n_jobs, &n_buffers);
+        if (st != DOD_OK)
+            break;
+        dod__exec_run(exec, n_jobs, run_sched_job, &c);
+        for (uint32_t j = 0; j < n_jobs && st == DOD_OK; ++j)
+            st = s->jobs[j].status; /* the first a system reported, in task order */
+        if (n_buffers == 0)
+            continue;
+        /* The phase's recording system is its last; its buffers in job order. On a failure
+         * the world is as it was before the apply, and the commands are dropped. */
+        dod_apply_result r = { 0, 0, 0 };
+        if (st == DOD_OK)
+            st = dod_world_apply(w, s->buffers, n_buffers, &r);
+        for (uint32_t i = 0; i < n_buffers; ++i)
+            dod_cmds_clear(&s->buffers[i]);
+        sum.applied += r.applied, sum.skipped += r.skipped, sum.missing += r.missing;
+    }
+    if (result)
+        *result = sum;
+    return st;
+}
+/* ---- end of src/world_run.c ---- */
+
+/* ---- src/world_schedule.c ---- */
+/* The schedule: its systems validated and copied, grouped into phases at create; destroy and
+ * introspection. Running it is src/world_run.c. */
+
+#define KNOWN_FLAGS (DOD_SYSTEM_COMMANDS | DOD_SYSTEM_SEQUENTIAL)
+
+static int sched_has_bit(const uint64_t *bits, uint32_t id)
+{
+    return (int)(bits[id / 64] >> (id % 64) & 1u);
+}
+
+static void sched_set_bit(uint64_t *bits, uint32_t id)
+{
+    bits[id / 64] |= 1ull << (id % 64);
+}
+
+static int sched_overlap(const uint64_t *a, const uint64_t *b)
+{
+    for (uint32_t k = 0; k < DOD__SCHED_WORDS; ++k)
+        if (a[k] & b[k])
+            return 1;
+    return 0;
+}
+
+/* Component ids of a list as a bitset; DOD_E_RANGE for an id past the world's components. */
+static dod_status sched_bits_of(const dod_world *w, const uint32_t *ids, uint32_t n, uint64_t *bits)
+{
+    for (uint32_t i = 0; i < n; ++i) {
+        DOD__REFUSE_IF(ids[i] >= w->head.n_components, DOD_E_RANGE);
+        sched_set_bit(bits, ids[i]);
+    }
+    return DOD_OK;
+}
+
+/* Check one system's desc and fill *out (all but its phase). */
+static dod_status take_system_desc(const dod_world *w, const dod_system_desc *d, dod__sched_system *out)
+{
+    DOD__REFUSE_IF(!d->fn, DOD_E_INVALID);
+    DOD__REFUSE_IF(!d->all && d->n_all > 0, DOD_E_INVALID);
+    DOD__REFUSE_IF(!d->none && d->n_none > 0, DOD_E_INVALID);
+    DOD__REFUSE_IF(!d->writes && d->n_writes > 0, DOD_E_INVALID);
+    DOD__REFUSE_IF(!d->reads && d->n_reads > 0, DOD_E_INVALID);
+    DOD__REFUSE_IF(d->flags & ~KNOWN_FLAGS, DOD_E_INVALID);
+    uint64_t all[DOD__SCHED_WORDS] = { 0 }, none[DOD__SCHED_WORDS] = { 0 };
+    uint64_t writes[DOD__SCHED_WORDS] = { 0 }, lookups[DOD__SCHED_WORDS] = { 0 };
+    dod_status st = sched_bits_of(w, d->all, d->n_all, all);
+    if (st == DOD_OK)
+        st = sched_bits_of(w, d->none, d->n_none, none);
+    if (st == DOD_OK)
+        st = sched_bits_of(w, d->writes, d->n_writes, writes);
+    if (st == DOD_OK)
+        st = sched_bits_of(w, d->reads, d->n_reads, lookups);
+    if (st != DOD_OK)
+        return st;
+    for (uint32_t i = 0; i < d->n_writes; ++i)
+        DOD__REFUSE_IF(!sched_has_bit(all, d->writes[i]), DOD_E_INVALID); /* a write not in all */
+    DOD__REFUSE_IF(sched_overlap(all, none), DOD_E_INVALID);
+    /* Another task of the same system may be writing the row a lookup reads. */
+    DOD__REFUSE_IF(sched_overlap(lookups, writes), DOD_E_INVALID);
+    memset(out, 0, sizeof *out);
+    st = dod_query_init(&out->query, w, d->all, d->n_all, d->none, d->n_none);
+    DOD_ASSERT(st == DOD_OK); /* every id was checked above */
+    out->fn = d->fn;
+    out->ctx = d->ctx;
+    out->typed_fn = d->typed_fn;
+    out->flags = d->flags;
+    for (uint32_t k = 0; k < DOD__SCHED_WORDS; ++k) {
+        out->writes[k] = writes[k];
+        out->reads[k] = (all[k] & ~writes[k]) | lookups[k];
+    }
+    return DOD_OK;
+}
+
+static int systems_conflict(const dod__sched_system *a, const dod__sched_system *b)
+{
+    return sched_overlap(a->writes, b->writes) || sched_overlap(a->writes, b->reads) ||
+           sched_overlap(b->writes, a->reads);
+}
+
+/* Greedy, in system order: a system joins the current phase when it conflicts with none of
+ * its systems and no system in it records commands (one that does closes the phase). */
+static void form_sched_phases(dod_schedule *s)
+{
+    uint32_t first = 0; /* the current phase's first system */
+    int closed = 0;
+    s->n_phases = 0;
+    for (uint32_t i = 0; i < s->n_systems; ++i) {
+        int join = s->n_phases > 0 && !closed;
+        for (uint32_t j = first; join && j < i; ++j)
+            join = !systems_conflict(&s->systems[i], &s->systems[j]);
+        if (!join) {
+            s->phase_first[s->n_phases++] = i;
+            first = i;
+        }
+        s->systems[i].phase = s->n_phases - 1;
+        closed = (s->systems[i].flags & DOD_SYSTEM_COMMANDS) != 0;
+    }
+    s->phase_first[s->n_phases] = s->n_systems;
+}
+
+dod_status dod_schedule_create(dod_schedule **s, const dod_world *w, const dod_schedule_desc *desc)
+{
+    DOD__REFUSE_IF(!s || !w || !desc, DOD_E_INVALID);
+    DOD__REFUSE_IF(!desc->systems && desc->n_systems > 0, DOD_E_INVALID);
+    DOD__REFUSE_IF(desc->task_rows % 16 != 0, DOD_E_INVALID);
+    /* One allocation: the schedule, its systems, the phase starts (n_systems + 1). */
+    size_t head = 0, systems = 0, phases = 0, bytes = 0;
+    DOD__REFUSE_IF(!dod__align_up(sizeof(dod_schedule), &head), DOD_E_OVERFLOW);
+    DOD__REFUSE_IF(!dod__mul(desc->n_systems, sizeof(dod__sched_system), &systems) ||
+                       !dod__align_up(systems, &systems) ||
+                       !dod__mul((size_t)desc->n_systems + 1, sizeof(uint32_t), &phases) ||
+                       !dod__add(head, systems, &bytes) || !dod__add(bytes, phases, &bytes),
+                   DOD_E_OVERFLOW);
+    dod_allocator a = dod__allocator_or_heap(desc->alloc);
+    unsigned char *mem = (unsigned char *)dod__alloc(&a, bytes);
+    DOD__REFUSE_IF(!mem, DOD_E_NOMEM);
+    dod_schedule *out = (dod_schedule *)(void *)mem;
+    memset(out, 0, sizeof *out);
+    out->alloc = a;
+    out->bytes = bytes;
+    out->world = w;
+    out->tag_hi = w->head.tag_hi;
+    out->n_systems = desc->n_systems;
+    out->task_rows = desc->task_rows ? desc->task_rows : DOD_SCHEDULE_TASK_ROWS;
+    out->systems = (dod__sched_system *)(void *)(mem + head);
+    out->phase_first = (uint32_t *)(void *)(mem + head + systems);
+    for (uint32_t i = 0; i < desc->n_systems; ++i) {
+        dod_status st = take_system_desc(w, &desc->systems[i], &out->systems[i]);
+        if (st != DOD_OK) {
+            dod__free(&a, mem, bytes);
+            return st;
+        }
+    }
+    form_sched_phases(out);
+    *s = out;
+    return DOD_OK;
+}
+
+void dod_schedule_destroy(dod_schedule *s)
+{
+    if (!s)
+        return;
+    dod__sched_free_lists(s);
+    dod_allocator a = s->alloc;
+    dod__free(&a, s, s->bytes);
+}
+
+uint32_t dod_schedule_phase_count(const dod_schedule *s)
+{
+    return s ? s->n_phases : 0;
+}
+
+uint32_t dod_schedule_phase_of(const dod_schedule *s, uint32_t system)
+{
+    return s && system < s->n_systems ? s->systems[system].phase : UINT32_MAX;
+}
+#undef KNOWN_FLAGS
+/* ---- end of src/world_schedule.c ---- */
+
 /* ---- src/world_storage.c ---- */
 /* The world's memory: archetype blocks (reserved before a change, trimmed after one) and the
  * entity index's growth. */
@@ -6605,8 +7901,12 @@ static uint32_t grown_list(const dod__world_arch *a, uint32_t blocks)
     return cap < a->max_blocks ? (uint32_t)cap : a->max_blocks;
 }
 
-dod_status dod__world_reserve_rows(dod_world *w, dod__world_arch *a, uint32_t n)
+dod_status dod__world_prepare_rows(dod_world *w, dod__world_arch *a, uint32_t n,
+                                   dod__world_rows_room *room)
 {
+    room->list = a->place->blocks;
+    room->list_cap = a->blocks_cap;
+    room->blocks = a->n_blocks;
     uint64_t rows = (uint64_t)a->n_rows + n;
     uint64_t need = (rows + a->rows_per_block - 1) / a->rows_per_block;
     if (need <= a->n_blocks)
@@ -6636,20 +7936,50 @@ dod_status dod__world_reserve_rows(dod_world *w, dod__world_arch *a, uint32_t n)
             return DOD__FAIL(DOD_E_NOMEM, "allocating a block");
         }
     }
-    if (list != a->place->blocks) {
-        if (a->place->blocks != &a->first_block)
-            dod__free(&w->alloc, a->place->blocks, a->blocks_cap * sizeof *list);
-        a->place->blocks = list;
-        a->blocks_cap = list_cap;
-    }
-    a->n_blocks = blocks;
-    a->rows_held = (uint64_t)blocks * a->rows_per_block;
+    room->list = list;
+    room->list_cap = list_cap;
+    room->blocks = blocks;
     return DOD_OK;
+}
+
+void dod__world_install_rows(dod_world *w, dod__world_arch *a, const dod__world_rows_room *room)
+{
+    if (room->list != a->place->blocks) {
+        if (a->place->blocks != &a->first_block)
+            dod__free(&w->alloc, a->place->blocks, a->blocks_cap * sizeof *room->list);
+        a->place->blocks = room->list;
+        a->blocks_cap = room->list_cap;
+    }
+    a->n_blocks = room->blocks;
+    a->rows_held = (uint64_t)room->blocks * a->rows_per_block;
+}
+
+void dod__world_discard_rows(dod_world *w, const dod__world_arch *a,
+                             const dod__world_rows_room *room)
+{
+    for (uint32_t b = a->n_blocks; b < room->blocks; ++b)
+        dod__free(&w->alloc, room->list[b], a->block_bytes);
+    if (room->list != a->place->blocks)
+        dod__free(&w->alloc, room->list, room->list_cap * sizeof *room->list);
+}
+
+dod_status dod__world_reserve_rows(dod_world *w, dod__world_arch *a, uint32_t n)
+{
+    dod__world_rows_room room;
+    dod_status st = dod__world_prepare_rows(w, a, n, &room);
+    if (st == DOD_OK)
+        dod__world_install_rows(w, a, &room);
+    return st;
 }
 
 void dod__world_trim_blocks(dod_world *w, dod__world_arch *a)
 {
-    while (a->n_blocks > dod__world_used_blocks(a) + 1) {
+    dod__world_free_blocks_past(w, a, dod__world_used_blocks(a) + 1);
+}
+
+void dod__world_free_blocks_past(dod_world *w, dod__world_arch *a, uint32_t keep)
+{
+    while (a->n_blocks > keep) {
         a->n_blocks--;
         dod__free(&w->alloc, a->place->blocks[a->n_blocks], a->block_bytes);
     }

@@ -1576,7 +1576,8 @@ DOD_API dod_status dod_reduce_rows(const dod_csr *groups, const void *values, si
  * exclusive access.
  *
  * The typed layer (DOD_WORLD, the C form of the seed's templates) is in dod/world_typed.h,
- * which this header includes. */
+ * and command buffers (structural changes recorded while iterating, applied at a sync point)
+ * in dod/world_cmds.h; this header includes both. */
 #ifndef DOD_WORLD_H
 #define DOD_WORLD_H
 
@@ -1942,6 +1943,8 @@ static inline void *dod__world_field_at(const dod_world_iter *it, uint32_t compo
  *     for an archetype without components (marker): game_marker_row is declared and never
  *     defined (an ISO C struct needs a member), so every spawn takes NULL for it;
  *     game_marker_cols is { n, entities }.
+ *       game_unit_cmd_spawn(cb, &row or NULL, &e)   dod_cmds_spawn into a command buffer,
+ *                                                  the row's values (NULL: zeroed)
  *     per component position:
  *       position *game_get_position(w, e)          dod_world_get, typed (NULL likewise)
  *       game_add_position(w, e, &value or NULL)    dod_world_add, then the value written
@@ -1950,6 +1953,7 @@ static inline void *dod__world_field_at(const dod_world_iter *it, uint32_t compo
  *                                                  archetype has e's set plus position
  *       game_remove_position(w, e)                 dod_world_remove
  *       DOD_FIELD(&it, game, position)             dod_world_field, typed
+ *       game_cmd_set_position(cb, e, &value)        dod_cmds_set, typed
  * The seed's loop is then, with `step` taking restrict pointers so the compiler vectorises it:
  *     game_unit_cols c;
  *     for (uint32_t b = 0; game_unit_block(w, b, &c); ++b)
@@ -2090,8 +2094,10 @@ static inline void *dod__world_field_at(const dod_world_iter *it, uint32_t compo
     DOD__W_CAT(DOD__W_ARCH_A_, DOD__W_IS_END(name))(P, name, F, cap)
 #define DOD__W_ARCH_B(P, name, F, cap)                                                         \
     DOD__W_CAT(DOD__W_ARCH_B_, DOD__W_IS_END(name))(P, name, F, cap)
-#define DOD__W_ARCH_A_0(P, name, F, cap) DOD__W_ARCHETYPE(P, name, F) DOD__W_ARCH_B ( P,
-#define DOD__W_ARCH_B_0(P, name, F, cap) DOD__W_ARCHETYPE(P, name, F) DOD__W_ARCH_A ( P,
+#define DOD__W_ARCH_A_0(P, name, F, cap)                                                       \
+    DOD__W_ARCHETYPE(P, name, F) DOD__W_ARCHETYPE_CMDS(P, name, F) DOD__W_ARCH_B ( P,
+#define DOD__W_ARCH_B_0(P, name, F, cap)                                                       \
+    DOD__W_ARCHETYPE(P, name, F) DOD__W_ARCHETYPE_CMDS(P, name, F) DOD__W_ARCH_A ( P,
 #define DOD__W_ARCH_A_1(P, name, F, cap)
 #define DOD__W_ARCH_B_1(P, name, F, cap)
 
@@ -2099,8 +2105,10 @@ static inline void *dod__world_field_at(const dod_world_iter *it, uint32_t compo
 #define DOD__W_COMP_EACH(P, ...) DOD__W_COMP_A(P, __VA_ARGS__)
 #define DOD__W_COMP_A(P, name) DOD__W_CAT(DOD__W_COMP_A_, DOD__W_IS_END(name))(P, name)
 #define DOD__W_COMP_B(P, name) DOD__W_CAT(DOD__W_COMP_B_, DOD__W_IS_END(name))(P, name)
-#define DOD__W_COMP_A_0(P, name) DOD__W_COMPONENT(P, name) DOD__W_COMP_B ( P,
-#define DOD__W_COMP_B_0(P, name) DOD__W_COMPONENT(P, name) DOD__W_COMP_A ( P,
+#define DOD__W_COMP_A_0(P, name)                                                               \
+    DOD__W_COMPONENT(P, name) DOD__W_COMPONENT_CMDS(P, name) DOD__W_COMP_B ( P,
+#define DOD__W_COMP_B_0(P, name)                                                               \
+    DOD__W_COMPONENT(P, name) DOD__W_COMPONENT_CMDS(P, name) DOD__W_COMP_A ( P,
 #define DOD__W_COMP_A_1(P, name)
 #define DOD__W_COMP_B_1(P, name)
 
@@ -2263,6 +2271,37 @@ static inline void *dod__world_field_at(const dod_world_iter *it, uint32_t compo
         return dod_world_remove(w, e, DOD_CID(P, name));                                       \
     }
 
+/* What one archetype and one component of world P generate for command buffers
+ * (dod/world_cmds.h): P_<archetype>_cmd_spawn(cb, &row or NULL, &e) records a spawn with the
+ * row's values (NULL: zeroed), each member copied once at a constant size into the record
+ * (the private dod__cmds_spawn_row gives where); P_cmd_set_<component>(cb, e, &value) a set. */
+/* A term of the row's size, `0u F(DOD__W_CMD_SIZE)`: a leading + cannot be parenthesised. */
+#define DOD__W_CMD_SIZE(name) +sizeof(DOD__W_T(name)) /* NOLINT(bugprone-macro-parentheses) */
+#define DOD__W_CMD_PACK(name)                                                                  \
+    memcpy(to, &init->name, sizeof init->name);                                                \
+    to += sizeof init->name;
+#define DOD__W_ARCHETYPE_CMDS(P, name, F)                                                      \
+    DOD__GENERATED dod_status P##_##name##_cmd_spawn(dod_cmds *cb,                             \
+                                                     const P##_##name##_row *init,             \
+                                                     dod_entity *out)                          \
+    {                                                                                          \
+        unsigned char *to;                                                                     \
+        if (!init)                                                                             \
+            return dod_cmds_spawn(cb, DOD_AID(P, name), NULL, out);                            \
+        dod_status st = dod__cmds_spawn_row(cb, DOD_AID(P, name), 0u F(DOD__W_CMD_SIZE), out,  \
+                                            &to);                                              \
+        if (st == DOD_OK) {                                                                    \
+            F(DOD__W_CMD_PACK)                                                                 \
+        }                                                                                      \
+        return st;                                                                             \
+    }
+#define DOD__W_COMPONENT_CMDS(P, name)                                                         \
+    DOD__GENERATED dod_status P##_cmd_set_##name(dod_cmds *cb, dod_entity e,                   \
+                                                 const DOD__W_T(name) *value)                  \
+    {                                                                                          \
+        return dod_cmds_set(cb, e, DOD_CID(P, name), value, sizeof(DOD__W_T(name)));           \
+    }
+
 #define DOD_WORLD(P, COMPONENTS, ARCHETYPES)                                                   \
     typedef struct P##_cidx { COMPONENTS(DOD__W_CHAR) } P##_cidx;                              \
     typedef struct P##_aidx { ARCHETYPES(DOD__W_ACHAR) } P##_aidx;                             \
@@ -2403,9 +2442,402 @@ static inline void *dod__world_field_at(const dod_world_iter *it, uint32_t compo
 #endif /* DOD_WORLD_TYPED_H */
 /* ---- end of include/dod/world_typed.h ---- */
 
+/* ---- include/dod/world_cmds.h ---- */
+/* dod/world_cmds.h: command buffers for the world (see docs/world.md, "Command buffers").
+ *
+ * A command buffer records structural changes (spawn, despawn, move, set a component) while
+ * the world is being read or iterated, and dod_world_apply carries them out later, at a sync
+ * point, in a deterministic order:
+ *
+ *     dod_cmds cb;                                  one per worker or per task
+ *     dod_cmds_init(&cb, w, NULL);
+ *     ... while iterating w, on any thread that owns cb:
+ *     dod_cmds_despawn(&cb, dying);
+ *     dod_entity wreck;
+ *     dod_cmds_spawn(&cb, WRECK, NULL, &wreck);     wreck: a provisional handle
+ *     dod_cmds_set(&cb, wreck, POSITION, &where, sizeof where);
+ *     ... at the sync point, no reader left:
+ *     dod_world_apply(w, &cb, 1, &result);          all or nothing
+ *     dod_entity real = dod_cmds_resolve(&cb, wreck);
+ *     dod_cmds_clear(&cb);                          reuse: the capacity stays
+ *
+ * What a buffer is bound to. dod_cmds_init binds a buffer to a world's declaration (its
+ * components and archetypes, which never change after create): recording checks commands
+ * against it and reads nothing else of the world, so the world must stay alive while the
+ * buffer records. dod_world_apply accepts any world whose declaration is identical (the same
+ * components, sizes and aligns, the same archetypes, capacities, block sizes and caps), the
+ * bound world included, and reads nothing of the bound one.
+ *
+ * Provisional handles. A spawn returns a provisional handle: generation 0xFFFE (even, so it
+ * never resolves in any world: dod_world_get, alive, despawn and move refuse it like a forged
+ * handle), the buffer's 16-bit tag where a world's tag would be, and the spawn's ordinal in
+ * the buffer as the index. Later commands of the same buffer may name it (set, move,
+ * despawn); apply gives each spawn a real handle, in apply order, and those commands act on
+ * it. After the apply, dod_cmds_resolve maps a provisional handle to the real one. Do not
+ * store provisional handles in components: the world never sees them rewritten; resolve them
+ * after the apply. Buffer tags come from a process-wide counter (like world tags), so two
+ * buffers made 65536 apart share a tag: a provisional handle of one would then be taken as the
+ * other's when its ordinal is in range.
+ *
+ * What is refused when it is recorded (the buffer unchanged, nothing allocated): an unknown
+ * archetype or component (DOD_E_RANGE), a set whose size is not the component's, a NULL value,
+ * a provisional handle that is not one of this buffer's spawns, a set on a provisional handle
+ * whose archetype (its spawn's, after the moves recorded since) lacks the component
+ * (DOD_E_INVALID), the null handle (DOD_E_NOT_FOUND, as dod_world_despawn). Real handles are
+ * not checked against the world: recording reads nothing of it.
+ *
+ * What apply skips: a command whose entity is not alive when the command is reached (stale,
+ * from another world, or despawned by an earlier command of the same apply) is skipped and
+ * counted, not an error: two systems that both kill a unit in one frame are normal, and the
+ * second despawn has nothing left to do. A set on an entity whose archetype lacks the
+ * component when it is reached (a move recorded earlier took it away) is counted as missing.
+ *
+ * Thread safety: recording into different buffers on different threads at once is safe, and
+ * safe while other threads read or iterate the world (recording reads only its declaration).
+ * A buffer is used by one thread at a time. dod_world_apply needs exclusive access to the world
+ * and to the buffers it applies.
+ *
+ * This header includes dod/world.h, which includes this header back at its end, after every
+ * declaration used here: either include order works. */
+#ifndef DOD_WORLD_CMDS_H
+#define DOD_WORLD_CMDS_H
+
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A command buffer: a plain struct the caller owns (dod_cmds_init / dod_cmds_free). */
+typedef struct dod_cmds {
+    /* all fields private */
+    const dod_world *world;     /* the declaration recorded against (read while recording) */
+    uint64_t declaration;       /* its fingerprint, checked by apply */
+    uint32_t n_archetypes;      /* of the declaration, checked by apply with the fingerprint */
+    uint32_t n_components;
+    dod_allocator alloc;
+    unsigned char *records;     /* the byte stream of records, 8-byte aligned */
+    size_t n_bytes, bytes_cap;
+    dod_entity *spawned;        /* spawn ordinal -> the real handle its last apply gave */
+    unsigned char *spawn_arch;  /* spawn ordinal -> its archetype after the recorded moves */
+    uint32_t n_spawns, spawns_cap; /* spawned and spawn_arch are one allocation */
+    uint32_t n_commands;
+    uint32_t n_moves;           /* apply skips planning for a buffer of despawns and sets */
+    uint32_t tag_hi;            /* a provisional handle's high half: tag << 16 | 0xFFFE */
+    int applied;                /* spawned holds the last apply's handles, nothing since */
+} dod_cmds;
+
+/* What an apply did, per command. */
+typedef struct dod_apply_result {
+    uint32_t applied; /* commands carried out (a move to the archetype the entity is in too) */
+    uint32_t skipped; /* commands on an entity not alive when reached (stale, foreign,
+                         despawned earlier in this apply) */
+    uint32_t missing; /* sets on an entity whose archetype lacks the component when reached */
+} dod_apply_result;
+
+/* Bind cb to w's declaration and to an allocator for its memory (NULL = the heap; for arena
+ * memory pass dod_arena_allocator(&arena), whose free does nothing), and take the buffer's tag
+ * (an atomic add on a process-wide counter). Allocates nothing. w must stay alive while cb
+ * records; apply may target any world of the same declaration.
+ * Errors (cb untouched): DOD_E_INVALID (cb or w NULL).
+ * Thread safety: initialising buffers on several threads at once is safe. */
+DOD_API dod_status dod_cmds_init(dod_cmds *cb, const dod_world *w, const dod_allocator *alloc);
+
+/* Return every byte cb holds to its allocator; cb stays bound and initialised, empty, its
+ * provisional handles forgotten. NULL: no-op. */
+DOD_API void dod_cmds_free(dod_cmds *cb);
+
+/* Forget the commands and the provisional handles, keep the memory: recording the same
+ * number of commands again allocates nothing. NULL: no-op. */
+DOD_API void dod_cmds_clear(dod_cmds *cb);
+
+/* Make room for n_commands more commands, any of them spawns, carrying payload_bytes more
+ * component bytes in all (each spawn with values carries its archetype's row, each set its
+ * component), so that recording them allocates nothing. Room is 16 bytes a command and up to 7
+ * of padding (a record's payload is rounded up to 8 bytes), the payload, and 9 bytes a command
+ * for the handles of the spawns among them.
+ * Errors (cb unchanged): DOD_E_INVALID (cb NULL), DOD_E_OVERFLOW (the room does not fit
+ * size_t, or more than 2^32 - 1 commands), DOD_E_NOMEM. */
+DOD_API dod_status dod_cmds_reserve(dod_cmds *cb, uint32_t n_commands, size_t payload_bytes);
+
+/* Commands recorded since the last clear (0 for NULL). */
+DOD_API uint32_t dod_cmds_count(const dod_cmds *cb);
+
+/* Record a spawn into `archetype`. values: NULL = every component zero; else one pointer per
+ * component of the archetype, in its declared order, to the initial value (copied now, its
+ * size the component's; a NULL entry = that component zero). out: the provisional handle (see
+ * above), or NULL. Amortised O(columns); allocates only when the buffer is full (it doubles).
+ * Errors (cb unchanged, *out untouched): DOD_E_INVALID (cb NULL), DOD_E_RANGE (archetype >=
+ * the declaration's n_archetypes), DOD_E_OVERFLOW (2^32 - 1 commands or spawns, or a row of
+ * 4 GiB), DOD_E_NOMEM. */
+DOD_API dod_status dod_cmds_spawn(dod_cmds *cb, uint32_t archetype, const void *const *values,
+                                  dod_entity *out);
+
+/* Private, for the typed layer's spawn: as dod_cmds_spawn with values, but the caller writes
+ * them: *payload receives where, row_bytes bytes (the archetype's components' sizes added up),
+ * the components packed in declared order, to be written before any other call on cb.
+ * Errors (cb unchanged): as dod_cmds_spawn, and DOD_E_INVALID (payload NULL; row_bytes not
+ * the archetype's). */
+DOD_API dod_status dod__cmds_spawn_row(dod_cmds *cb, uint32_t archetype, size_t row_bytes,
+                                       dod_entity *out, unsigned char **payload);
+
+/* Record a despawn of e (a real handle, or a provisional one of cb).
+ * Errors (cb unchanged): DOD_E_INVALID (cb NULL; e a provisional handle not of cb's spawns),
+ * DOD_E_NOT_FOUND (e null), DOD_E_OVERFLOW (2^32 - 1 commands), DOD_E_NOMEM. */
+DOD_API dod_status dod_cmds_despawn(dod_cmds *cb, dod_entity e);
+
+/* Record a move of e to `archetype` (as dod_world_move when applied).
+ * Errors (cb unchanged): as dod_cmds_despawn, and DOD_E_RANGE (archetype >= n_archetypes). */
+DOD_API dod_status dod_cmds_move(dod_cmds *cb, dod_entity e, uint32_t archetype);
+
+/* Record a write of `size` bytes from value (copied now) to e's component `component`.
+ * Errors (cb unchanged): as dod_cmds_despawn, and DOD_E_INVALID (value NULL; size not the
+ * component's; e provisional and its archetype lacking the component), DOD_E_RANGE (component
+ * >= the declaration's n_components). */
+DOD_API dod_status dod_cmds_set(dod_cmds *cb, dod_entity e, uint32_t component,
+                                const void *value, size_t size);
+
+/* Apply buffers[0 .. n_buffers - 1] to w in that order, each in recording order, and count
+ * what was done in *result (may be NULL). Spawns take real handles in that order, so the world
+ * afterwards depends only on the buffers' contents and order, never on which thread recorded
+ * what when. Each buffer is left as it was (its commands kept: clear it to reuse it; applying
+ * it again replays it) but for its provisional handles' real ones (dod_cmds_resolve).
+ * All or nothing: every block and entity-index slot the commands will need is reserved before
+ * anything changes (the peak row count of each archetype during the sequence, so a fixed
+ * archetype at capacity accepts "despawn 10, spawn 10" in one apply), and blocks the commands
+ * empty are freed at the end, so the world ends as the same direct calls would leave it
+ * (every handle, row and block; the capacities of the entity index and block lists may
+ * differ: they grow once, for the whole apply). Commands skipped as above are not errors.
+ * buffers is an array of buffers (a dod_cmds may be copied into it as a plain struct: then
+ * free one of the two, not both).
+ * Cost: O(commands + their payload) plus O(archetypes); allocates only what the world needs
+ * and, when the commands could overflow a fixed capacity or a memory cap, scratch for an exact
+ * count (O(commands), from the world's allocator, freed before returning).
+ * Invalidates what the same direct calls would: pointers to moved or removed rows, iterators.
+ * Errors (world and buffers unchanged, *result untouched): DOD_E_INVALID (w NULL; buffers
+ * NULL with n_buffers > 0; a buffer bound to another declaration), DOD_E_FULL (a fixed
+ * archetype or a memory cap would be crossed), DOD_E_OVERFLOW (2^32 - 1 entity slots),
+ * DOD_E_NOMEM. */
+DOD_API dod_status dod_world_apply(dod_world *w, dod_cmds *buffers, uint32_t n_buffers,
+                                   dod_apply_result *result);
+
+/* The real handle a provisional handle of cb got in cb's last apply, O(1); the null handle
+ * when e is another buffer's provisional handle, or cb's but cb was not applied since it was
+ * recorded (or cleared), or cb is NULL. A real handle (or the null one) is returned as it is. */
+DOD_API dod_entity dod_cmds_resolve(const dod_cmds *cb, dod_entity e);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DOD_WORLD_CMDS_H */
+/* ---- end of include/dod/world_cmds.h ---- */
+
 
 #endif /* DOD_WORLD_H */
 /* ---- end of include/dod/world.h ---- */
+
+/* ---- include/dod/world_systems.h ---- */
+/* dod/world_systems.h: systems, and a schedule that runs them on a world in parallel with a
+ * byte-identical result for any number of threads (docs/world.md, "Systems and the schedule").
+ *
+ * A system is a function run over the rows a query matches, with a declared access: the
+ * components of `all` it writes (`writes`), the others of `all` it only reads, and the
+ * components it reads by lookup (`reads`, dod_world_get on other entities). It is called once
+ * per task: a range of rows of one block (the same shape as a dod_world_iter step), with a
+ * read-only world for lookups and, when it declared DOD_SYSTEM_COMMANDS, a command buffer for
+ * structural changes (spawn, despawn, move, set), applied after its phase.
+ *
+ * Phases. dod_schedule_create groups the systems, in their order, into phases: a system joins
+ * the current phase when it conflicts with none of its systems (a conflict: a component one
+ * writes and the other reads or writes, lookups included) and the phase is not closed; a
+ * system that records commands closes the phase it joins. A run then, phase by phase: cuts
+ * every system of the phase into tasks from the world as it is now, hands all of them to the
+ * executor at once (systems of a phase run at the same time, and so do the tasks of one
+ * system), waits, and applies the commands the phase recorded (dod_world_apply, in task
+ * order). The next phase sees the world those commands made.
+ *
+ * Tasks. Per matched archetype (in id order), per block holding rows (in order), the block's
+ * rows cut at multiples of task_rows from the block's start: a task never crosses a block, its
+ * bounds fall on 16-row boundaries (no two tasks write one 64-byte line of a 4-byte
+ * component), and a fixed archetype of a million rows, one block, is still many tasks. The
+ * executor runs jobs: consecutive tasks of one system batched up to task_rows rows (so the
+ * small blocks of a chunked archetype do not cost a dispatch each), and every task of a
+ * DOD_SYSTEM_SEQUENTIAL system as one job, in order. Tasks, jobs and their command buffers
+ * depend only on the world and the schedule, never on the executor or the thread count.
+ *
+ * Determinism. Within a phase no system writes what another reads, a task writes only its
+ * own rows, and lookups read only components nobody writes in the phase: every task computes
+ * the same values whichever thread runs it and whenever. Commands are recorded into one
+ * buffer per job, in row order, and applied in job order. So the same world, schedule and
+ * calls give a byte-identical world (rows, handles, blocks) on a NULL executor, on 1, 2 or N
+ * threads, and on an executor that runs the tasks in any order. A system breaks this (and
+ * races) if it writes through a pointer from dod_world_get, writes anything outside its rows
+ * and its buffer (a total, a framebuffer: declare it DOD_SYSTEM_SEQUENTIAL), or reads state
+ * another system of its phase writes outside the world.
+ *
+ * Memory. A schedule holds its systems (136 bytes each, queries included), its task list
+ * (24 bytes a task), its job list (16 bytes a job) and one command buffer per job of a system
+ * that records commands (a 112-byte dod_cmds and the records it grew to: 16 bytes a command
+ * plus its payload, dod/world_cmds.h). They grow geometrically to the largest frame seen and
+ * are reused: once a frame has run, running it again allocates nothing (the buffers keep
+ * their capacity; the world may still allocate blocks for what the commands spawn).
+ *
+ * Thread safety: a schedule is used by one thread at a time; dod_schedule_run needs exclusive
+ * access to the world (it runs the systems, then changes the world). */
+#ifndef DOD_WORLD_SYSTEMS_H
+#define DOD_WORLD_SYSTEMS_H
+
+#include <string.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* What a system is called with, once per task. */
+typedef struct dod_system_task {
+    dod_world_iter rows;    /* this task's rows: rows.n, rows.archetype, rows.entities,
+                               dod_world_field(&t->rows, c) / DOD_FIELD give its columns */
+    const dod_world *world; /* read-only, for lookups (dod_world_get: read, never write) */
+    dod_cmds *cmds;         /* this task's command buffer (shared, in order, by the tasks of
+                               one job); NULL unless the system declared DOD_SYSTEM_COMMANDS */
+    dod_status *status;     /* where the system reports a failure, such as a refused dod_cmds_*
+                               call: *t->status = st. The run then applies none of the phase's
+                               commands and returns the first status reported in task order */
+    void *ctx;              /* the system desc's ctx */
+    void (*typed_fn)(void); /* the system desc's typed_fn, passed through (the typed layer) */
+    uint32_t system;        /* the system's index in the schedule */
+    uint32_t task;          /* the task's index within the system this run, in block-and-row
+                               order */
+} dod_system_task;
+
+typedef void (*dod_system_fn)(const dod_system_task *t);
+
+/* Flags of a system. */
+#define DOD_SYSTEM_COMMANDS 1u   /* it records structural commands (t->cmds); closes its phase */
+#define DOD_SYSTEM_SEQUENTIAL 2u /* its tasks run in order on one thread (one job): for a system
+                                    that also writes state outside the world, a framebuffer or a
+                                    total; it still runs alongside the other systems of its phase */
+
+typedef struct dod_system_desc {
+    const char *name;                           /* for people and the error hook; not kept */
+    dod_system_fn fn;
+    void *ctx;
+    void (*typed_fn)(void);
+    const uint32_t *all;    uint32_t n_all;     /* the query: components it needs */
+    const uint32_t *none;   uint32_t n_none;    /* components it must not have */
+    const uint32_t *writes; uint32_t n_writes;  /* those of `all` it writes; the others it reads */
+    const uint32_t *reads;  uint32_t n_reads;   /* components it reads by lookup (dod_world_get)
+                                                   beyond `all`; none that it writes */
+    uint32_t flags;                             /* DOD_SYSTEM_COMMANDS, DOD_SYSTEM_SEQUENTIAL */
+} dod_system_desc;
+
+typedef struct dod_schedule_desc {
+    const dod_system_desc *systems; uint32_t n_systems; /* in order; copied */
+    uint32_t task_rows;          /* rows per task, a multiple of 16; 0 = DOD_SCHEDULE_TASK_ROWS */
+    const dod_allocator *alloc;  /* NULL = the default heap */
+} dod_schedule_desc;
+
+/* The default rows per task (measured: docs/world.md, "Systems and the schedule"). */
+#define DOD_SCHEDULE_TASK_ROWS 16384u
+
+typedef struct dod_schedule dod_schedule; /* opaque */
+
+/* Make a schedule of desc's systems for w (desc and its arrays are copied; names are not
+ * kept) and form its phases. Allocates the schedule (systems, phases); the task list and
+ * buffers come with the first run.
+ * Errors (*s untouched, nothing leaked):
+ *   DOD_E_INVALID  s, w or desc NULL; systems NULL with n_systems > 0; a system's fn NULL, or
+ *                  all / none / writes / reads NULL with a count > 0; a write not in `all`; a
+ *                  component in both `all` and `none`; a lookup (`reads`) of a component it
+ *                  writes; unknown flags; task_rows not a multiple of 16
+ *   DOD_E_RANGE    a component id >= the world's n_components
+ *   DOD_E_OVERFLOW the schedule's size does not fit size_t
+ *   DOD_E_NOMEM    an allocation failed */
+DOD_API dod_status dod_schedule_create(dod_schedule **s, const dod_world *w,
+                                       const dod_schedule_desc *desc);
+
+/* Run every system once, phase by phase (see the opening comment), on exec (NULL: the calling
+ * thread, tasks in order). result (may be NULL; untouched by a refusal) gets the sum over the
+ * run's applies that succeeded.
+ * Errors:
+ *   DOD_E_INVALID  s or w NULL; w is not the world the schedule was made for; exec with run
+ *                  NULL or n_threads 0. Nothing ran; the world is unchanged.
+ *   DOD_E_OVERFLOW a phase has more than UINT32_MAX - 1 tasks
+ *   DOD_E_NOMEM    growing the task list or the buffers failed, before the phase's systems
+ *                  ran: the phases before it have run and been applied
+ *   a status a system reported (t->status: a refused dod_cmds_* call, DOD_E_NOMEM when a
+ *                  buffer could not grow), the first in task order, or that of a failed
+ *                  dod_world_apply (DOD_E_FULL, DOD_E_NOMEM ...): the phase's systems have
+ *                  run (their writes stay), its commands are not applied (dod_world_apply is
+ *                  all or nothing) and are dropped: the schedule's buffers are empty when the
+ *                  run returns; later phases do not run.
+ * In every case the world is whole and the schedule may run again.
+ * Invalidates what the applied commands invalidate (pointers to moved and despawned rows,
+ * iterators). */
+DOD_API dod_status dod_schedule_run(dod_schedule *s, dod_world *w, const dod_executor *exec,
+                                    dod_apply_result *result);
+
+/* Return every byte of the schedule to its allocator. NULL: no-op. */
+DOD_API void dod_schedule_destroy(dod_schedule *s);
+
+/* The number of phases (0 for NULL or no systems). */
+DOD_API uint32_t dod_schedule_phase_count(const dod_schedule *s);
+
+/* The phase of system `system` (phases count from 0); UINT32_MAX for NULL or an index out of
+ * range. */
+DOD_API uint32_t dod_schedule_phase_of(const dod_schedule *s, uint32_t system);
+
+/* The typed system: DOD_SYSTEM(P, Q, LIST), after DOD_QUERY(P, Q, LIST) (dod/world_typed.h)
+ * with the same list, generates
+ *     dod_system_desc P_Q_system(void (*fn)(const P_Q_cols *c, const dod_system_task *t),
+ *                                void *ctx, uint32_t flags)
+ * a desc whose query and access are the list's (W written, R read, X excluded): fn gets each
+ * task's rows as typed columns (written ones `T *`, read ones `const T *`) and the task (for
+ * t->ctx, t->cmds, t->status). Add lookups to the desc's reads before creating the schedule.
+ *     #define MOVERS(W, R, X) W(position) R(velocity) X(frozen)
+ *     DOD_QUERY(game, movers, MOVERS)
+ *     DOD_SYSTEM(game, movers, MOVERS)
+ *     static void move(const game_movers_cols *c, const dod_system_task *t)
+ *     {
+ *         step(c->n, c->position, c->velocity, *(const float *)t->ctx);  (restrict params)
+ *     }
+ *     dod_system_desc d = game_movers_system(move, &dt, 0);
+ * fn travels in the desc's typed_fn and is called through P_Q_system_run, which fills the
+ * columns from the task's rows: one call and a few loads more than an untyped system. */
+#define DOD_SYSTEM(P, Q, LIST)                                                                 \
+    typedef void (*P##_##Q##_system_fn)(const P##_##Q##_cols *c, const dod_system_task *t);    \
+    DOD__GENERATED void P##_##Q##_system_run(const dod_system_task *t)                         \
+    {                                                                                          \
+        P##_##Q##_cols c;                                                                      \
+        if (P##_##Q##_cols_of(&t->rows, &c))                                                   \
+            ((P##_##Q##_system_fn)t->typed_fn)(&c, t);                                         \
+    }                                                                                          \
+    DOD__GENERATED dod_system_desc P##_##Q##_system(P##_##Q##_system_fn fn, void *ctx,         \
+                                                    uint32_t flags)                            \
+    {                                                                                          \
+        static const uint32_t all[] = { DOD__WQ_IDS(P, LIST, 4) UINT32_MAX };                  \
+        dod_system_desc d;                                                                     \
+        memset(&d, 0, sizeof d);                                                               \
+        d.name = #Q;                                                                           \
+        d.fn = P##_##Q##_system_run;                                                           \
+        d.ctx = ctx;                                                                           \
+        d.typed_fn = (void (*)(void))fn;                                                       \
+        d.all = all;                                                                           \
+        d.n_all = P##_##Q##_n_writes + P##_##Q##_n_reads;                                      \
+        d.none = P##_##Q##_excludes;                                                           \
+        d.n_none = P##_##Q##_n_excludes;                                                       \
+        d.writes = P##_##Q##_writes;                                                           \
+        d.n_writes = P##_##Q##_n_writes;                                                       \
+        d.flags = flags;                                                                       \
+        return d;                                                                              \
+    }
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DOD_WORLD_SYSTEMS_H */
+/* ---- end of include/dod/world_systems.h ---- */
 
 
 #endif /* DOD_H */

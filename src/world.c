@@ -170,6 +170,12 @@ dod_status dod_world_create(dod_world **out, const dod_world_desc *desc)
     w->free_head = DOD__WORLD_NO_SLOT;
     w->head.n_components = desc->n_components;
     w->n_archetypes = desc->n_archetypes;
+    w->declaration = dod__world_declaration_of(desc);
+    for (uint32_t c = 0; c < desc->n_components; ++c)
+        w->comp_size[c] = desc->components[c].size;
+    for (uint32_t i = 0; i < desc->n_archetypes; ++i) /* fits: a block of rows was checked */
+        for (uint32_t k = 0; k < desc->archetypes[i].n_components; ++k)
+            w->row_bytes[i] += w->comp_size[desc->archetypes[i].components[k]];
     w->arch = (dod__world_arch *)(void *)((unsigned char *)w + head);
     w->head.places = (dod__world_place *)(void *)((unsigned char *)w->arch + archs);
     dod__world_field *fields =

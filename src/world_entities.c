@@ -78,7 +78,7 @@ static inline void remove_row(dod_world *w, dod__world_arch *a, unsigned char *b
             a->tail = a->rows_per_block;
             set_end(a);
         }
-        if (a->n_blocks > dod__world_used_blocks(a) + 1)
+        if (a->n_blocks > dod__world_used_blocks(a) + 1 && !w->keep_blocks)
             dod__world_trim_blocks(w, a);
     }
 }

@@ -67,6 +67,13 @@ struct dod_world {
     uint8_t *toggle;       /* [archetype * n_components + component]: where add or remove of
                               the component takes an entity of the archetype (the archetype
                               itself: no single declared one); same allocation */
+    uint64_t declaration; /* dod__world_declaration_of(the desc) */
+    int keep_blocks;      /* set while a command buffer applies: a row removal frees no block
+                             (world_cmds_apply.c frees them once at the end) */
+    size_t comp_size[DOD_WORLD_MAX_COMPONENTS]; /* every component's size (command buffers
+                                                   check a set's size against it) */
+    size_t row_bytes[DOD_WORLD_MAX_ARCHETYPES]; /* each archetype's components' sizes added
+                                                   up: a command buffer's spawn payload */
 };
 
 static inline uint32_t dod__world_slot_gen(uint64_t slot)
@@ -128,6 +135,21 @@ static inline dod_entity *dod__world_ids(unsigned char *block)
     return (dod_entity *)(void *)block;
 }
 
+/* The declaration (world_declaration.c). */
+
+/* A 64-bit fingerprint of what a desc declares, once create has checked it: every component's
+ * size and align, and every archetype's component list, capacity, and (chunked) block size
+ * and memory cap in blocks, with 0 fields made their defaults; the same on every platform.
+ * Two worlds with equal fingerprints and equal counts of components and archetypes lay out
+ * and behave alike: a command buffer, a snapshot or a file of one fits the other. */
+uint64_t dod__world_declaration_of(const dod_world_desc *d);
+
+/* The fingerprint of w's declaration, kept by create. */
+static inline uint64_t dod__world_declaration(const dod_world *w)
+{
+    return w->declaration;
+}
+
 /* Iteration (world_query.c). */
 
 /* Put *it on rows first_row .. first_row + n - 1 of block `block` of `archetype` (all in
@@ -144,9 +166,26 @@ void dod__world_iter_rows(dod_world_iter *it, const dod_world *w, uint32_t arche
  * DOD_E_FULL (capacity or memory cap), DOD_E_NOMEM. */
 dod_status dod__world_reserve_rows(dod_world *w, dod__world_arch *a, uint32_t n);
 
+/* dod__world_reserve_rows in two steps, for a call that reserves in several archetypes all or
+ * nothing: prepare allocates the blocks (and list) n more rows need without changing what the
+ * world shows (*room records them), then install makes them a's or discard frees them. */
+typedef struct dod__world_rows_room {
+    unsigned char **list; /* a's block list, or a longer copy of it, with the new blocks */
+    uint32_t list_cap;
+    uint32_t blocks;      /* a's n_blocks once installed */
+} dod__world_rows_room;
+dod_status dod__world_prepare_rows(dod_world *w, dod__world_arch *a, uint32_t n,
+                                   dod__world_rows_room *room);
+void dod__world_install_rows(dod_world *w, dod__world_arch *a, const dod__world_rows_room *room);
+void dod__world_discard_rows(dod_world *w, const dod__world_arch *a,
+                             const dod__world_rows_room *room);
+
 /* After a's end block emptied: blocks past the ones holding rows, beyond one empty block,
  * are freed. */
 void dod__world_trim_blocks(dod_world *w, dod__world_arch *a);
+
+/* Free a's blocks past its first `keep` (keep >= the blocks holding rows). */
+void dod__world_free_blocks_past(dod_world *w, dod__world_arch *a, uint32_t keep);
 
 /* Make sure n more slots can be taken without allocating: a larger entity index goes into
  * *fresh (NULL when none is needed) for dod__world_install_slots, after the other

@@ -11,8 +11,12 @@ static uint32_t grown_list(const dod__world_arch *a, uint32_t blocks)
     return cap < a->max_blocks ? (uint32_t)cap : a->max_blocks;
 }
 
-dod_status dod__world_reserve_rows(dod_world *w, dod__world_arch *a, uint32_t n)
+dod_status dod__world_prepare_rows(dod_world *w, dod__world_arch *a, uint32_t n,
+                                   dod__world_rows_room *room)
 {
+    room->list = a->place->blocks;
+    room->list_cap = a->blocks_cap;
+    room->blocks = a->n_blocks;
     uint64_t rows = (uint64_t)a->n_rows + n;
     uint64_t need = (rows + a->rows_per_block - 1) / a->rows_per_block;
     if (need <= a->n_blocks)
@@ -42,20 +46,50 @@ dod_status dod__world_reserve_rows(dod_world *w, dod__world_arch *a, uint32_t n)
             return DOD__FAIL(DOD_E_NOMEM, "allocating a block");
         }
     }
-    if (list != a->place->blocks) {
-        if (a->place->blocks != &a->first_block)
-            dod__free(&w->alloc, a->place->blocks, a->blocks_cap * sizeof *list);
-        a->place->blocks = list;
-        a->blocks_cap = list_cap;
-    }
-    a->n_blocks = blocks;
-    a->rows_held = (uint64_t)blocks * a->rows_per_block;
+    room->list = list;
+    room->list_cap = list_cap;
+    room->blocks = blocks;
     return DOD_OK;
+}
+
+void dod__world_install_rows(dod_world *w, dod__world_arch *a, const dod__world_rows_room *room)
+{
+    if (room->list != a->place->blocks) {
+        if (a->place->blocks != &a->first_block)
+            dod__free(&w->alloc, a->place->blocks, a->blocks_cap * sizeof *room->list);
+        a->place->blocks = room->list;
+        a->blocks_cap = room->list_cap;
+    }
+    a->n_blocks = room->blocks;
+    a->rows_held = (uint64_t)room->blocks * a->rows_per_block;
+}
+
+void dod__world_discard_rows(dod_world *w, const dod__world_arch *a,
+                             const dod__world_rows_room *room)
+{
+    for (uint32_t b = a->n_blocks; b < room->blocks; ++b)
+        dod__free(&w->alloc, room->list[b], a->block_bytes);
+    if (room->list != a->place->blocks)
+        dod__free(&w->alloc, room->list, room->list_cap * sizeof *room->list);
+}
+
+dod_status dod__world_reserve_rows(dod_world *w, dod__world_arch *a, uint32_t n)
+{
+    dod__world_rows_room room;
+    dod_status st = dod__world_prepare_rows(w, a, n, &room);
+    if (st == DOD_OK)
+        dod__world_install_rows(w, a, &room);
+    return st;
 }
 
 void dod__world_trim_blocks(dod_world *w, dod__world_arch *a)
 {
-    while (a->n_blocks > dod__world_used_blocks(a) + 1) {
+    dod__world_free_blocks_past(w, a, dod__world_used_blocks(a) + 1);
+}
+
+void dod__world_free_blocks_past(dod_world *w, dod__world_arch *a, uint32_t keep)
+{
+    while (a->n_blocks > keep) {
         a->n_blocks--;
         dod__free(&w->alloc, a->place->blocks[a->n_blocks], a->block_bytes);
     }

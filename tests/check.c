@@ -155,6 +155,13 @@ char *test_read_text(const char *path)
     return text;
 }
 
+uint32_t test_scale(void)
+{
+    const char *env = getenv("DOD_TEST_SCALE");
+    long v = env ? strtol(env, NULL, 10) : 1;
+    return v > 0 && v < 4096 ? (uint32_t)v : 1;
+}
+
 int test_list_next(const char **list, char *name, size_t cap)
 {
     const char *h = *list;

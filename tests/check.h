@@ -60,6 +60,10 @@ char *test_read_text(const char *path);
  * advances *list past it and its comma; 0 when the list is used up. */
 int test_list_next(const char **list, char *name, size_t cap);
 
+/* DOD_TEST_SCALE, the factor by which long property and stress tests multiply their steps: a
+ * positive integer below 4096, else 1 (also when it is not set). */
+uint32_t test_scale(void);
+
 /* A small deterministic PRNG (splitmix64) for property tests. */
 typedef struct test_rng { uint64_t s; } test_rng;
 uint64_t test_rng_next(test_rng *r);

@@ -37,6 +37,9 @@ static dod_entity entity;
 static dod_query query;
 static dod_world_iter iter;
 static unsigned char *block;
+static dod_cmds cmds;
+static dod_schedule *schedule;
+static dod_schedule_desc schedule_desc;
 
 static int cmp_u32(const void *a, const void *b, void *ctx)
 {
@@ -187,7 +190,34 @@ static int cmp_u32(const void *a, const void *b, void *ctx)
     V(dod_world_iter_init(&iter, NULL, &query))                                                \
     R(dod_world_next(&iter), 0)                                                                \
     R(dod_world_next(NULL), 0)                                                                 \
-    R(dod_world_field(NULL, 0) == NULL, 1)
+    R(dod_world_field(NULL, 0) == NULL, 1)                                                     \
+    /* command buffers */                                                                      \
+    S(dod_cmds_init(NULL, world, NULL), DOD_E_INVALID)                                         \
+    S(dod_cmds_init(&cmds, NULL, NULL), DOD_E_INVALID)                                         \
+    V(dod_cmds_free(NULL))                                                                     \
+    V(dod_cmds_clear(NULL))                                                                    \
+    S(dod_cmds_reserve(NULL, 1, 0), DOD_E_INVALID)                                             \
+    R(dod_cmds_count(NULL), 0)                                                                 \
+    S(dod_cmds_spawn(NULL, 0, NULL, &entity), DOD_E_INVALID)                                   \
+    S(dod__cmds_spawn_row(NULL, 0, 4, &entity, &block), DOD_E_INVALID)                         \
+    S(dod__cmds_spawn_row(&cmds, 0, 4, &entity, NULL), DOD_E_INVALID)                          \
+    S(dod_cmds_despawn(NULL, entity), DOD_E_INVALID)                                           \
+    S(dod_cmds_move(NULL, entity, 0), DOD_E_INVALID)                                           \
+    S(dod_cmds_set(NULL, entity, 0, keys, 4), DOD_E_INVALID)                                   \
+    S(dod_cmds_set(&cmds, entity, 0, NULL, 4), DOD_E_INVALID)                                  \
+    S(dod_world_apply(NULL, &cmds, 1, NULL), DOD_E_INVALID)                                    \
+    S(dod_world_apply(world, NULL, 1, NULL), DOD_E_INVALID)                                    \
+    R(dod_cmds_resolve(NULL, entity).bits, 0)                                                  \
+    /* systems and the schedule */                                                             \
+    S(dod_schedule_create(NULL, world, &schedule_desc), DOD_E_INVALID)                         \
+    S(dod_schedule_create(&schedule, NULL, &schedule_desc), DOD_E_INVALID)                     \
+    S(dod_schedule_create(&schedule, world, NULL), DOD_E_INVALID)                              \
+    S(dod_schedule_run(NULL, world, NULL, NULL), DOD_E_INVALID)                                \
+    S(dod_schedule_run(schedule, NULL, NULL, NULL), DOD_E_INVALID)                             \
+    S(dod_schedule_run(schedule, world, &null_executor, NULL), DOD_E_INVALID)                  \
+    V(dod_schedule_destroy(NULL))                                                              \
+    R(dod_schedule_phase_count(NULL), 0)                                                       \
+    R(dod_schedule_phase_of(NULL, 0), UINT32_MAX)
 
 /* One string per entry (one string for all of them outgrew what ISO C requires compilers to
  * support). */
@@ -237,10 +267,14 @@ static void setup(void)
     world_desc.n_archetypes = 1;
     CHECK_OK(dod_world_create(&world, &world_desc));
     CHECK_OK(dod_world_spawn(world, 0, &entity));
+    CHECK_OK(dod_cmds_init(&cmds, world, NULL));
+    CHECK_OK(dod_schedule_create(&schedule, world, &schedule_desc));
 }
 
 static void teardown(void)
 {
+    dod_cmds_free(&cmds);
+    dod_schedule_destroy(schedule);
     dod_world_destroy(world);
     dod_frames_destroy(frames);
     dod_graph_scratch_free(&scratch);
@@ -262,6 +296,7 @@ static void test_null_walk(void)
     CHECK_EQ(dod_frames_latest_seq(frames), 0);
     CHECK_EQ(dod_world_count(world, 0), 1);
     CHECK(dod_world_alive(world, entity));
+    CHECK_EQ(dod_cmds_count(&cmds), 0);
     (void)pool;
     teardown();
 }

@@ -53,13 +53,6 @@ typedef struct reader {
     float *strength, *morale;
 } reader;
 
-static uint32_t test_scale(void)
-{
-    const char *env = getenv("DOD_TEST_SCALE");
-    long v = env ? strtol(env, NULL, 10) : 1;
-    return v > 0 && v < 4096 ? (uint32_t)v : 1;
-}
-
 static uint64_t hash_words(uint64_t h, const void *words, uint32_t n)
 {
     const unsigned char *p = (const unsigned char *)words;

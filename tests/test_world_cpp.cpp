@@ -88,6 +88,18 @@ int main()
     CHECK_OK(game_move_to_entity_a(w, last[0]));
     CHECK_EQ(dod_world_archetype_of(w, last[0]), DOD_AID(game, entity_a));
 
+    dod_cmds cb; // command buffers, typed: a spawn with a row, a set
+    CHECK_OK(dod_cmds_init(&cb, w, nullptr));
+    game_entity_c_row wreck = { { 7.0f, 8.0f }, { 0.0f, 0.0f, 2.0f, 2.0f } };
+    dod_entity later;
+    CHECK_OK(game_entity_c_cmd_spawn(&cb, &wreck, &later));
+    const position moved = { 1.5f, 2.5f };
+    CHECK_OK(game_cmd_set_position(&cb, b[4], &moved));
+    CHECK_OK(dod_world_apply(w, &cb, 1, nullptr));
+    later = dod_cmds_resolve(&cb, later);
+    CHECK(game_get_position(w, later)->y == 8.0f && game_get_hitbox(w, later)->w == 2.0f);
+    CHECK(game_get_position(w, b[4])->x == 1.5f);
+    dod_cmds_free(&cb);
     dod_world *t = nullptr;
     CHECK_OK(tiny_create(&t, nullptr));
     dod_entity mv;

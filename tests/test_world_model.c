@@ -52,10 +52,7 @@ typedef struct model {
 
 static int arch_has(uint32_t a, uint32_t c)
 {
-    for (uint32_t k = 0; k < ARCHS[a].n_components; ++k)
-        if (ARCHS[a].components[k] == c)
-            return 1;
-    return 0;
+    return world_desc_has(&ARCHS[a], c);
 }
 
 /* Where adding (add 1) or removing `c` takes an entity of archetype a, by the contract's
@@ -362,11 +359,7 @@ static void run(uint64_t seed, uint32_t steps)
 
 int main(void)
 {
-    const char *scale_env = getenv("DOD_TEST_SCALE");
-    uint32_t scale = scale_env ? (uint32_t)strtoul(scale_env, NULL, 10) : 1;
-    if (scale == 0)
-        scale = 1;
     for (uint64_t seed = 1; seed <= 4; ++seed)
-        run(seed, 1500 * scale);
+        run(seed, 1500 * test_scale());
     return check_summary("world_model");
 }

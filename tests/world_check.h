@@ -1,5 +1,6 @@
-/* What the world's tests share: a fingerprint of a world's state and the rows of a block
- * computed from the contract's words. */
+/* What the world's tests share: fingerprints of a world's and a command buffer's state, a
+ * comparison of two worlds' states, and the rows of a block computed from the contract's
+ * words. */
 #ifndef DOD_TEST_WORLD_CHECK_H
 #define DOD_TEST_WORLD_CHECK_H
 
@@ -45,6 +46,71 @@ static inline uint64_t world_snap(const dod_world *w)
         }
     }
     return h ^ dod_world_bytes(w);
+}
+
+/* A fingerprint of a command buffer's whole state, for "a refused call left the buffer as it
+ * was": its counts, capacities and arrays' addresses, the bytes of its records and its spawns'
+ * archetypes, and whether it was applied. */
+static inline uint64_t cmds_snap(const dod_cmds *cb)
+{
+    uint64_t h = 0xCBF29CE484222325ull;
+    h = world_snap_mix(h, &cb->n_commands, sizeof cb->n_commands);
+    h = world_snap_mix(h, &cb->n_spawns, sizeof cb->n_spawns);
+    h = world_snap_mix(h, &cb->spawns_cap, sizeof cb->spawns_cap);
+    h = world_snap_mix(h, &cb->n_moves, sizeof cb->n_moves);
+    h = world_snap_mix(h, &cb->n_bytes, sizeof cb->n_bytes);
+    h = world_snap_mix(h, &cb->bytes_cap, sizeof cb->bytes_cap);
+    h = world_snap_mix(h, &cb->records, sizeof cb->records);
+    h = world_snap_mix(h, &cb->spawned, sizeof cb->spawned);
+    h = world_snap_mix(h, &cb->applied, sizeof cb->applied);
+    if (cb->n_bytes)
+        h = world_snap_mix(h, cb->records, cb->n_bytes);
+    if (cb->n_spawns)
+        h = world_snap_mix(h, cb->spawn_arch, cb->n_spawns);
+    return h;
+}
+
+/* 1 when two worlds of one declaration hold the same state: the entity index (every slot, the
+ * free list), and in every archetype the same rows, open blocks and blocks held, each block
+ * holding the same ids (less the world tag, which differs between two worlds) and the same
+ * component bytes. Capacities (of the index and the block lists) and addresses are not
+ * compared. For "applying commands leaves the world as the same direct calls do". */
+static inline int world_same(const dod_world *a, const dod_world *b)
+{
+    if (a->n_archetypes != b->n_archetypes || a->head.n_slots != b->head.n_slots ||
+        a->free_head != b->free_head || a->n_free != b->n_free ||
+        (a->head.n_slots &&
+         memcmp(a->head.slots, b->head.slots, a->head.n_slots * sizeof *a->head.slots) != 0))
+        return 0;
+    const uint64_t less_tag = (1ull << 48) - 1;
+    for (uint32_t i = 0; i < a->n_archetypes; ++i) {
+        const dod__world_arch *x = &a->arch[i], *y = &b->arch[i];
+        if (x->n_rows != y->n_rows || x->n_open != y->n_open || x->tail != y->tail ||
+            x->n_blocks != y->n_blocks || x->rows_held != y->rows_held)
+            return 0;
+        for (uint32_t blk = 0; blk < dod__world_used_blocks(x); ++blk) {
+            uint32_t n = dod__world_block_rows(x, blk);
+            const dod_entity *ix = dod__world_ids(x->place->blocks[blk]);
+            const dod_entity *iy = dod__world_ids(y->place->blocks[blk]);
+            for (uint32_t r = 0; r < n; ++r)
+                if ((ix[r].bits & less_tag) != (iy[r].bits & less_tag))
+                    return 0;
+            for (uint32_t k = 0; k < x->n_cols; ++k)
+                if (memcmp(x->place->blocks[blk] + x->cols[k].offset,
+                           y->place->blocks[blk] + y->cols[k].offset, n * x->cols[k].size) != 0)
+                    return 0;
+        }
+    }
+    return 1;
+}
+
+/* 1 when archetype desc a lists component c. */
+static inline int world_desc_has(const dod_archetype_desc *a, uint32_t c)
+{
+    for (uint32_t k = 0; k < a->n_components; ++k)
+        if (a->components[k] == c)
+            return 1;
+    return 0;
 }
 
 /* A desc of these components and archetypes. */

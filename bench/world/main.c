@@ -1,8 +1,13 @@
 /* bench_world: the world (dod/world.h, issue 13) against the seed's OOP baseline and a raw SoA
  * floor (seed_update.c), the common ECS benchmark scenarios (scenarios.c) and frag_iter
- * (frag.c). Sizes 64K and 1M entities, 15 passes, min and median ns per entity; JSON lines to
- * bench/results/world.jsonl; PASS/MISS per target. DOD_BENCH_QUICK=1: 64K only.
+ * (frag.c), cold spawns (cold.c), command buffers (commands.c), the ecs_benchmark systems
+ * scenarios on a schedule (ecs_bench.c) and a frame of structural changes through a schedule's
+ * command buffers (cmds_frame.c). Sizes 64K and 1M entities, 15 passes (the systems: 21
+ * frames), min and median ns per entity; JSON lines to bench/results/world.jsonl; PASS/MISS per
+ * target. DOD_BENCH_QUICK=1: 64K only. `bench_world systems` runs the last two alone.
  * A timing miss is printed and recorded but exits 0; a wrong result exits 1. */
+#include <string.h>
+#include "ecs_bench.h"
 #include "world_bench.h"
 
 /* The load average, so a figure can be read against what else the machine was doing. */
@@ -16,7 +21,7 @@ static void print_load(const char *when)
         fclose(f);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
     int quick = bench_quick();
     const size_t sizes[2] = { WB_64K, WB_1M };
@@ -24,12 +29,21 @@ int main(void)
     wb_open();
     printf("bench_world: %d passes%s\n", passes, quick ? " (quick: 64K only)" : "");
     print_load("before");
-    for (int i = 0; i < n_sizes; ++i)
+    int systems_only = argc > 1 && strcmp(argv[1], "systems") == 0;
+    for (int i = 0; i < n_sizes && !systems_only; ++i)
         seed_update_bench(sizes[i], passes);
-    for (int i = 0; i < n_sizes; ++i)
+    for (int i = 0; i < n_sizes && !systems_only; ++i)
         scenarios_bench(sizes[i], passes, sizes[i] == WB_1M);
-    frag_bench(passes);
-    cold_bench(sizes[n_sizes - 1], passes);
+    if (!systems_only) {
+        frag_bench(passes);
+        cold_bench(sizes[n_sizes - 1], passes);
+    }
+    for (int i = 0; i < n_sizes && !systems_only; ++i)
+        commands_bench(sizes[i], passes, sizes[i] == WB_1M);
+    for (int i = 0; i < n_sizes; ++i)
+        ecs_systems_bench(sizes[i], sizes[i] == WB_1M);
+    for (int i = 0; i < n_sizes; ++i)
+        cmds_frame_bench(sizes[i]);
     print_load("after");
     return wb_close();
 }

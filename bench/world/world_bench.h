@@ -64,5 +64,7 @@ void seed_update_bench(size_t n, int passes);       /* seed_update.c */
 void scenarios_bench(size_t n, int passes, int targets); /* scenarios.c */
 void frag_bench(int passes);                         /* frag.c */
 void cold_bench(size_t n, int passes);               /* cold.c */
+void cmds_frame_bench(size_t n);                     /* cmds_frame.c */
+void commands_bench(size_t n, int passes, int targets);  /* commands.c */
 
 #endif

@@ -19,5 +19,7 @@
 #include <dod/reduce.h>
 #include <dod/world.h>
 #include <dod/world_typed.h>
+#include <dod/world_cmds.h>
+#include <dod/world_systems.h>
 
 #endif /* DOD_H */

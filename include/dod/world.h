@@ -31,7 +31,8 @@
  * exclusive access.
  *
  * The typed layer (DOD_WORLD, the C form of the seed's templates) is in dod/world_typed.h,
- * which this header includes. */
+ * and command buffers (structural changes recorded while iterating, applied at a sync point)
+ * in dod/world_cmds.h; this header includes both. */
 #ifndef DOD_WORLD_H
 #define DOD_WORLD_H
 
@@ -348,5 +349,6 @@ static inline void *dod__world_field_at(const dod_world_iter *it, uint32_t compo
 #endif
 
 #include <dod/world_typed.h>
+#include <dod/world_cmds.h>
 
 #endif /* DOD_WORLD_H */

@@ -48,6 +48,8 @@
  *     for an archetype without components (marker): game_marker_row is declared and never
  *     defined (an ISO C struct needs a member), so every spawn takes NULL for it;
  *     game_marker_cols is { n, entities }.
+ *       game_unit_cmd_spawn(cb, &row or NULL, &e)   dod_cmds_spawn into a command buffer,
+ *                                                  the row's values (NULL: zeroed)
  *     per component position:
  *       position *game_get_position(w, e)          dod_world_get, typed (NULL likewise)
  *       game_add_position(w, e, &value or NULL)    dod_world_add, then the value written
@@ -56,6 +58,7 @@
  *                                                  archetype has e's set plus position
  *       game_remove_position(w, e)                 dod_world_remove
  *       DOD_FIELD(&it, game, position)             dod_world_field, typed
+ *       game_cmd_set_position(cb, e, &value)        dod_cmds_set, typed
  * The seed's loop is then, with `step` taking restrict pointers so the compiler vectorises it:
  *     game_unit_cols c;
  *     for (uint32_t b = 0; game_unit_block(w, b, &c); ++b)
@@ -197,8 +200,10 @@
     DOD__W_CAT(DOD__W_ARCH_A_, DOD__W_IS_END(name))(P, name, F, cap)
 #define DOD__W_ARCH_B(P, name, F, cap)                                                         \
     DOD__W_CAT(DOD__W_ARCH_B_, DOD__W_IS_END(name))(P, name, F, cap)
-#define DOD__W_ARCH_A_0(P, name, F, cap) DOD__W_ARCHETYPE(P, name, F) DOD__W_ARCH_B ( P,
-#define DOD__W_ARCH_B_0(P, name, F, cap) DOD__W_ARCHETYPE(P, name, F) DOD__W_ARCH_A ( P,
+#define DOD__W_ARCH_A_0(P, name, F, cap)                                                       \
+    DOD__W_ARCHETYPE(P, name, F) DOD__W_ARCHETYPE_CMDS(P, name, F) DOD__W_ARCH_B ( P,
+#define DOD__W_ARCH_B_0(P, name, F, cap)                                                       \
+    DOD__W_ARCHETYPE(P, name, F) DOD__W_ARCHETYPE_CMDS(P, name, F) DOD__W_ARCH_A ( P,
 #define DOD__W_ARCH_A_1(P, name, F, cap)
 #define DOD__W_ARCH_B_1(P, name, F, cap)
 
@@ -206,8 +211,10 @@
 #define DOD__W_COMP_EACH(P, ...) DOD__W_COMP_A(P, __VA_ARGS__)
 #define DOD__W_COMP_A(P, name) DOD__W_CAT(DOD__W_COMP_A_, DOD__W_IS_END(name))(P, name)
 #define DOD__W_COMP_B(P, name) DOD__W_CAT(DOD__W_COMP_B_, DOD__W_IS_END(name))(P, name)
-#define DOD__W_COMP_A_0(P, name) DOD__W_COMPONENT(P, name) DOD__W_COMP_B ( P,
-#define DOD__W_COMP_B_0(P, name) DOD__W_COMPONENT(P, name) DOD__W_COMP_A ( P,
+#define DOD__W_COMP_A_0(P, name)                                                               \
+    DOD__W_COMPONENT(P, name) DOD__W_COMPONENT_CMDS(P, name) DOD__W_COMP_B ( P,
+#define DOD__W_COMP_B_0(P, name)                                                               \
+    DOD__W_COMPONENT(P, name) DOD__W_COMPONENT_CMDS(P, name) DOD__W_COMP_A ( P,
 #define DOD__W_COMP_A_1(P, name)
 #define DOD__W_COMP_B_1(P, name)
 
@@ -368,6 +375,37 @@
     DOD__GENERATED dod_status P##_remove_##name(dod_world *w, dod_entity e)                    \
     {                                                                                          \
         return dod_world_remove(w, e, DOD_CID(P, name));                                       \
+    }
+
+/* What one archetype and one component of world P generate for command buffers
+ * (dod/world_cmds.h): P_<archetype>_cmd_spawn(cb, &row or NULL, &e) records a spawn with the
+ * row's values (NULL: zeroed), each member copied once at a constant size into the record
+ * (the private dod__cmds_spawn_row gives where); P_cmd_set_<component>(cb, e, &value) a set. */
+/* A term of the row's size, `0u F(DOD__W_CMD_SIZE)`: a leading + cannot be parenthesised. */
+#define DOD__W_CMD_SIZE(name) +sizeof(DOD__W_T(name)) /* NOLINT(bugprone-macro-parentheses) */
+#define DOD__W_CMD_PACK(name)                                                                  \
+    memcpy(to, &init->name, sizeof init->name);                                                \
+    to += sizeof init->name;
+#define DOD__W_ARCHETYPE_CMDS(P, name, F)                                                      \
+    DOD__GENERATED dod_status P##_##name##_cmd_spawn(dod_cmds *cb,                             \
+                                                     const P##_##name##_row *init,             \
+                                                     dod_entity *out)                          \
+    {                                                                                          \
+        unsigned char *to;                                                                     \
+        if (!init)                                                                             \
+            return dod_cmds_spawn(cb, DOD_AID(P, name), NULL, out);                            \
+        dod_status st = dod__cmds_spawn_row(cb, DOD_AID(P, name), 0u F(DOD__W_CMD_SIZE), out,  \
+                                            &to);                                              \
+        if (st == DOD_OK) {                                                                    \
+            F(DOD__W_CMD_PACK)                                                                 \
+        }                                                                                      \
+        return st;                                                                             \
+    }
+#define DOD__W_COMPONENT_CMDS(P, name)                                                         \
+    DOD__GENERATED dod_status P##_cmd_set_##name(dod_cmds *cb, dod_entity e,                   \
+                                                 const DOD__W_T(name) *value)                  \
+    {                                                                                          \
+        return dod_cmds_set(cb, e, DOD_CID(P, name), value, sizeof(DOD__W_T(name)));           \
     }
 
 #define DOD_WORLD(P, COMPONENTS, ARCHETYPES)                                                   \

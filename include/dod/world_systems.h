@@ -1,0 +1,203 @@
+/* dod/world_systems.h: systems, and a schedule that runs them on a world in parallel with a
+ * byte-identical result for any number of threads (docs/world.md, "Systems and the schedule").
+ *
+ * A system is a function run over the rows a query matches, with a declared access: the
+ * components of `all` it writes (`writes`), the others of `all` it only reads, and the
+ * components it reads by lookup (`reads`, dod_world_get on other entities). It is called once
+ * per task: a range of rows of one block (the same shape as a dod_world_iter step), with a
+ * read-only world for lookups and, when it declared DOD_SYSTEM_COMMANDS, a command buffer for
+ * structural changes (spawn, despawn, move, set), applied after its phase.
+ *
+ * Phases. dod_schedule_create groups the systems, in their order, into phases: a system joins
+ * the current phase when it conflicts with none of its systems (a conflict: a component one
+ * writes and the other reads or writes, lookups included) and the phase is not closed; a
+ * system that records commands closes the phase it joins. A run then, phase by phase: cuts
+ * every system of the phase into tasks from the world as it is now, hands all of them to the
+ * executor at once (systems of a phase run at the same time, and so do the tasks of one
+ * system), waits, and applies the commands the phase recorded (dod_world_apply, in task
+ * order). The next phase sees the world those commands made.
+ *
+ * Tasks. Per matched archetype (in id order), per block holding rows (in order), the block's
+ * rows cut at multiples of task_rows from the block's start: a task never crosses a block, its
+ * bounds fall on 16-row boundaries (no two tasks write one 64-byte line of a 4-byte
+ * component), and a fixed archetype of a million rows, one block, is still many tasks. The
+ * executor runs jobs: consecutive tasks of one system batched up to task_rows rows (so the
+ * small blocks of a chunked archetype do not cost a dispatch each), and every task of a
+ * DOD_SYSTEM_SEQUENTIAL system as one job, in order. Tasks, jobs and their command buffers
+ * depend only on the world and the schedule, never on the executor or the thread count.
+ *
+ * Determinism. Within a phase no system writes what another reads, a task writes only its
+ * own rows, and lookups read only components nobody writes in the phase: every task computes
+ * the same values whichever thread runs it and whenever. Commands are recorded into one
+ * buffer per job, in row order, and applied in job order. So the same world, schedule and
+ * calls give a byte-identical world (rows, handles, blocks) on a NULL executor, on 1, 2 or N
+ * threads, and on an executor that runs the tasks in any order. A system breaks this (and
+ * races) if it writes through a pointer from dod_world_get, writes anything outside its rows
+ * and its buffer (a total, a framebuffer: declare it DOD_SYSTEM_SEQUENTIAL), or reads state
+ * another system of its phase writes outside the world.
+ *
+ * Memory. A schedule holds its systems (136 bytes each, queries included), its task list
+ * (24 bytes a task), its job list (16 bytes a job) and one command buffer per job of a system
+ * that records commands (a 112-byte dod_cmds and the records it grew to: 16 bytes a command
+ * plus its payload, dod/world_cmds.h). They grow geometrically to the largest frame seen and
+ * are reused: once a frame has run, running it again allocates nothing (the buffers keep
+ * their capacity; the world may still allocate blocks for what the commands spawn).
+ *
+ * Thread safety: a schedule is used by one thread at a time; dod_schedule_run needs exclusive
+ * access to the world (it runs the systems, then changes the world). */
+#ifndef DOD_WORLD_SYSTEMS_H
+#define DOD_WORLD_SYSTEMS_H
+
+#include <dod/exec.h>
+#include <dod/world.h>
+#include <dod/world_cmds.h>
+#include <string.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* What a system is called with, once per task. */
+typedef struct dod_system_task {
+    dod_world_iter rows;    /* this task's rows: rows.n, rows.archetype, rows.entities,
+                               dod_world_field(&t->rows, c) / DOD_FIELD give its columns */
+    const dod_world *world; /* read-only, for lookups (dod_world_get: read, never write) */
+    dod_cmds *cmds;         /* this task's command buffer (shared, in order, by the tasks of
+                               one job); NULL unless the system declared DOD_SYSTEM_COMMANDS */
+    dod_status *status;     /* where the system reports a failure, such as a refused dod_cmds_*
+                               call: *t->status = st. The run then applies none of the phase's
+                               commands and returns the first status reported in task order */
+    void *ctx;              /* the system desc's ctx */
+    void (*typed_fn)(void); /* the system desc's typed_fn, passed through (the typed layer) */
+    uint32_t system;        /* the system's index in the schedule */
+    uint32_t task;          /* the task's index within the system this run, in block-and-row
+                               order */
+} dod_system_task;
+
+typedef void (*dod_system_fn)(const dod_system_task *t);
+
+/* Flags of a system. */
+#define DOD_SYSTEM_COMMANDS 1u   /* it records structural commands (t->cmds); closes its phase */
+#define DOD_SYSTEM_SEQUENTIAL 2u /* its tasks run in order on one thread (one job): for a system
+                                    that also writes state outside the world, a framebuffer or a
+                                    total; it still runs alongside the other systems of its phase */
+
+typedef struct dod_system_desc {
+    const char *name;                           /* for people and the error hook; not kept */
+    dod_system_fn fn;
+    void *ctx;
+    void (*typed_fn)(void);
+    const uint32_t *all;    uint32_t n_all;     /* the query: components it needs */
+    const uint32_t *none;   uint32_t n_none;    /* components it must not have */
+    const uint32_t *writes; uint32_t n_writes;  /* those of `all` it writes; the others it reads */
+    const uint32_t *reads;  uint32_t n_reads;   /* components it reads by lookup (dod_world_get)
+                                                   beyond `all`; none that it writes */
+    uint32_t flags;                             /* DOD_SYSTEM_COMMANDS, DOD_SYSTEM_SEQUENTIAL */
+} dod_system_desc;
+
+typedef struct dod_schedule_desc {
+    const dod_system_desc *systems; uint32_t n_systems; /* in order; copied */
+    uint32_t task_rows;          /* rows per task, a multiple of 16; 0 = DOD_SCHEDULE_TASK_ROWS */
+    const dod_allocator *alloc;  /* NULL = the default heap */
+} dod_schedule_desc;
+
+/* The default rows per task (measured: docs/world.md, "Systems and the schedule"). */
+#define DOD_SCHEDULE_TASK_ROWS 16384u
+
+typedef struct dod_schedule dod_schedule; /* opaque */
+
+/* Make a schedule of desc's systems for w (desc and its arrays are copied; names are not
+ * kept) and form its phases. Allocates the schedule (systems, phases); the task list and
+ * buffers come with the first run.
+ * Errors (*s untouched, nothing leaked):
+ *   DOD_E_INVALID  s, w or desc NULL; systems NULL with n_systems > 0; a system's fn NULL, or
+ *                  all / none / writes / reads NULL with a count > 0; a write not in `all`; a
+ *                  component in both `all` and `none`; a lookup (`reads`) of a component it
+ *                  writes; unknown flags; task_rows not a multiple of 16
+ *   DOD_E_RANGE    a component id >= the world's n_components
+ *   DOD_E_OVERFLOW the schedule's size does not fit size_t
+ *   DOD_E_NOMEM    an allocation failed */
+DOD_API dod_status dod_schedule_create(dod_schedule **s, const dod_world *w,
+                                       const dod_schedule_desc *desc);
+
+/* Run every system once, phase by phase (see the opening comment), on exec (NULL: the calling
+ * thread, tasks in order). result (may be NULL; untouched by a refusal) gets the sum over the
+ * run's applies that succeeded.
+ * Errors:
+ *   DOD_E_INVALID  s or w NULL; w is not the world the schedule was made for; exec with run
+ *                  NULL or n_threads 0. Nothing ran; the world is unchanged.
+ *   DOD_E_OVERFLOW a phase has more than UINT32_MAX - 1 tasks
+ *   DOD_E_NOMEM    growing the task list or the buffers failed, before the phase's systems
+ *                  ran: the phases before it have run and been applied
+ *   a status a system reported (t->status: a refused dod_cmds_* call, DOD_E_NOMEM when a
+ *                  buffer could not grow), the first in task order, or that of a failed
+ *                  dod_world_apply (DOD_E_FULL, DOD_E_NOMEM ...): the phase's systems have
+ *                  run (their writes stay), its commands are not applied (dod_world_apply is
+ *                  all or nothing) and are dropped: the schedule's buffers are empty when the
+ *                  run returns; later phases do not run.
+ * In every case the world is whole and the schedule may run again.
+ * Invalidates what the applied commands invalidate (pointers to moved and despawned rows,
+ * iterators). */
+DOD_API dod_status dod_schedule_run(dod_schedule *s, dod_world *w, const dod_executor *exec,
+                                    dod_apply_result *result);
+
+/* Return every byte of the schedule to its allocator. NULL: no-op. */
+DOD_API void dod_schedule_destroy(dod_schedule *s);
+
+/* The number of phases (0 for NULL or no systems). */
+DOD_API uint32_t dod_schedule_phase_count(const dod_schedule *s);
+
+/* The phase of system `system` (phases count from 0); UINT32_MAX for NULL or an index out of
+ * range. */
+DOD_API uint32_t dod_schedule_phase_of(const dod_schedule *s, uint32_t system);
+
+/* The typed system: DOD_SYSTEM(P, Q, LIST), after DOD_QUERY(P, Q, LIST) (dod/world_typed.h)
+ * with the same list, generates
+ *     dod_system_desc P_Q_system(void (*fn)(const P_Q_cols *c, const dod_system_task *t),
+ *                                void *ctx, uint32_t flags)
+ * a desc whose query and access are the list's (W written, R read, X excluded): fn gets each
+ * task's rows as typed columns (written ones `T *`, read ones `const T *`) and the task (for
+ * t->ctx, t->cmds, t->status). Add lookups to the desc's reads before creating the schedule.
+ *     #define MOVERS(W, R, X) W(position) R(velocity) X(frozen)
+ *     DOD_QUERY(game, movers, MOVERS)
+ *     DOD_SYSTEM(game, movers, MOVERS)
+ *     static void move(const game_movers_cols *c, const dod_system_task *t)
+ *     {
+ *         step(c->n, c->position, c->velocity, *(const float *)t->ctx);  (restrict params)
+ *     }
+ *     dod_system_desc d = game_movers_system(move, &dt, 0);
+ * fn travels in the desc's typed_fn and is called through P_Q_system_run, which fills the
+ * columns from the task's rows: one call and a few loads more than an untyped system. */
+#define DOD_SYSTEM(P, Q, LIST)                                                                 \
+    typedef void (*P##_##Q##_system_fn)(const P##_##Q##_cols *c, const dod_system_task *t);    \
+    DOD__GENERATED void P##_##Q##_system_run(const dod_system_task *t)                         \
+    {                                                                                          \
+        P##_##Q##_cols c;                                                                      \
+        if (P##_##Q##_cols_of(&t->rows, &c))                                                   \
+            ((P##_##Q##_system_fn)t->typed_fn)(&c, t);                                         \
+    }                                                                                          \
+    DOD__GENERATED dod_system_desc P##_##Q##_system(P##_##Q##_system_fn fn, void *ctx,         \
+                                                    uint32_t flags)                            \
+    {                                                                                          \
+        static const uint32_t all[] = { DOD__WQ_IDS(P, LIST, 4) UINT32_MAX };                  \
+        dod_system_desc d;                                                                     \
+        memset(&d, 0, sizeof d);                                                               \
+        d.name = #Q;                                                                           \
+        d.fn = P##_##Q##_system_run;                                                           \
+        d.ctx = ctx;                                                                           \
+        d.typed_fn = (void (*)(void))fn;                                                       \
+        d.all = all;                                                                           \
+        d.n_all = P##_##Q##_n_writes + P##_##Q##_n_reads;                                      \
+        d.none = P##_##Q##_excludes;                                                           \
+        d.n_none = P##_##Q##_n_excludes;                                                       \
+        d.writes = P##_##Q##_writes;                                                           \
+        d.n_writes = P##_##Q##_n_writes;                                                       \
+        d.flags = flags;                                                                       \
+        return d;                                                                              \
+    }
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DOD_WORLD_SYSTEMS_H */

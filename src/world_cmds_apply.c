@@ -1,0 +1,187 @@
+/* dod_world_apply: check that the buffers fit the world, reserve every block and slot their
+ * commands need (all or nothing), carry the commands out through the world's own calls, which
+ * then cannot fail, and free at the end the blocks the same direct calls would have freed. */
+#include "world_cmds_internal.h"
+
+static int apply_same_declaration(const dod_world *w, const dod_cmds *cb)
+{
+    return cb->declaration == dod__world_declaration(w) &&
+           cb->n_archetypes == w->n_archetypes && cb->n_components == w->head.n_components;
+}
+
+/* Reserve what the plan says: the entity index, then each archetype's blocks, every
+ * allocation made before any is installed. */
+static dod_status apply_reserve(dod_world *w, const dod_cmds *buffers, uint32_t n_buffers)
+{
+    uint64_t rows[DOD_WORLD_MAX_ARCHETYPES];
+    dod__world_rows_room rooms[DOD_WORLD_MAX_ARCHETYPES];
+    uint32_t slot_spawns;
+    dod_status st = dod__cmds_plan(w, buffers, n_buffers, rows, &slot_spawns);
+    if (st != DOD_OK)
+        return st;
+    uint64_t *fresh;
+    uint32_t fresh_cap;
+    st = dod__world_prepare_slots(w, slot_spawns, &fresh, &fresh_cap);
+    if (st != DOD_OK)
+        return st;
+    for (uint32_t i = 0; i < w->n_archetypes; ++i) {
+        dod__world_arch *a = &w->arch[i];
+        st = dod__world_prepare_rows(w, a, (uint32_t)(rows[i] - a->n_rows), &rooms[i]);
+        if (st != DOD_OK) {
+            while (i-- > 0)
+                dod__world_discard_rows(w, &w->arch[i], &rooms[i]);
+            dod__world_discard_slots(w, fresh, fresh_cap);
+            return st;
+        }
+    }
+    dod__world_install_slots(w, fresh, fresh_cap);
+    for (uint32_t i = 0; i < w->n_archetypes; ++i)
+        dod__world_install_rows(w, &w->arch[i], &rooms[i]);
+    return DOD_OK;
+}
+
+/* The commands being carried out. kept[a]: the blocks archetype a would hold now had the same
+ * calls been made directly (those trim an emptied end block as they go; here every reserved
+ * block stays until the end, when the blocks past kept[a] are freed). */
+typedef struct apply_state {
+    dod_world *w;
+    dod_apply_result result;
+    uint32_t kept[DOD_WORLD_MAX_ARCHETYPES];
+} apply_state;
+
+/* A row was appended to archetype `arch`: a direct call would have allocated up to its
+ * blocks holding rows. */
+static inline void apply_row_added(apply_state *ap, uint32_t arch)
+{
+    uint32_t open = ap->w->arch[arch].n_open;
+    if (ap->kept[arch] < open)
+        ap->kept[arch] = open;
+}
+
+/* A row was removed: a direct call keeps one empty block past those holding rows. */
+static inline void apply_row_removed(apply_state *ap, uint32_t arch)
+{
+    uint32_t keep = dod__world_used_blocks(&ap->w->arch[arch]) + 1;
+    if (ap->kept[arch] > keep)
+        ap->kept[arch] = keep;
+}
+
+static void apply_spawn(apply_state *ap, const dod__cmd *c, dod_entity *out)
+{
+    unsigned char *block;
+    uint32_t row;
+    dod_status st = dod__world_spawn_row(ap->w, c->id, out, &block, &row);
+    DOD_ASSERT(st == DOD_OK); /* reserved */
+    (void)st;
+    const dod__world_arch *a = &ap->w->arch[c->id];
+    const unsigned char *value = dod__cmd_payload(c);
+    for (uint32_t k = 0; k < a->n_cols; ++k) {
+        unsigned char *to = dod__world_cell(a, block, k, row);
+        if (c->payload) {
+            dod__copy_elem(to, value, a->cols[k].size);
+            value += a->cols[k].size;
+        } else {
+            dod__zero_elem(to, a->cols[k].size);
+        }
+    }
+    apply_row_added(ap, c->id);
+    ap->result.applied++;
+}
+
+static void apply_despawn(apply_state *ap, dod_entity e)
+{
+    const uint64_t *s = dod__world_resolve(ap->w, e);
+    if (!s) {
+        ap->result.skipped++;
+        return;
+    }
+    uint32_t from = dod__world_slot_arch(*s);
+    (void)dod_world_despawn(ap->w, e);
+    apply_row_removed(ap, from);
+    ap->result.applied++;
+}
+
+static void apply_move(apply_state *ap, dod_entity e, uint32_t to)
+{
+    const uint64_t *s = dod__world_resolve(ap->w, e);
+    if (!s) {
+        ap->result.skipped++;
+        return;
+    }
+    uint32_t from = dod__world_slot_arch(*s);
+    dod_status st = dod_world_move(ap->w, e, to);
+    DOD_ASSERT(st == DOD_OK); /* reserved */
+    (void)st;
+    if (from != to) {
+        apply_row_removed(ap, from);
+        apply_row_added(ap, to);
+    }
+    ap->result.applied++;
+}
+
+static void apply_set(apply_state *ap, dod_entity e, const dod__cmd *c)
+{
+    unsigned char *to = (unsigned char *)dod__world_get_sized(ap->w, e, c->id, c->payload);
+    if (to) {
+        dod__copy_elem(to, dod__cmd_payload(c), c->payload);
+        ap->result.applied++;
+    } else if (dod__world_resolve(ap->w, e)) {
+        ap->result.missing++;
+    } else {
+        ap->result.skipped++;
+    }
+}
+
+/* One buffer's commands in recording order. The k-th spawn's real handle goes to
+ * cb->spawned[k]; a provisional handle names the one its spawn got (earlier in the same
+ * buffer, so already there). */
+static void apply_buffer(apply_state *ap, dod_cmds *cb)
+{
+    cb->applied = 1;
+    if (cb->n_bytes == 0)
+        return;
+    dod_entity *spawned = cb->spawned;
+    for (const dod__cmd *c = dod__cmds_first(cb), *end = dod__cmds_end(cb); c != end;
+         c = dod__cmd_next(c)) {
+        if (c->op == DOD__CMD_SPAWN) {
+            apply_spawn(ap, c, spawned++);
+            continue;
+        }
+        dod_entity e = dod__cmd_entity(c);
+        if (dod__cmds_provisional(e))
+            e = cb->spawned[(uint32_t)e.bits];
+        switch (c->op) {
+        case DOD__CMD_DESPAWN: apply_despawn(ap, e); break;
+        case DOD__CMD_MOVE: apply_move(ap, e, c->id); break;
+        default: apply_set(ap, e, c); break;
+        }
+    }
+}
+
+dod_status dod_world_apply(dod_world *w, dod_cmds *buffers, uint32_t n_buffers,
+                           dod_apply_result *result)
+{
+    DOD__REFUSE_IF(!w, DOD_E_INVALID);
+    DOD__REFUSE_IF(!buffers && n_buffers > 0, DOD_E_INVALID);
+    for (uint32_t b = 0; b < n_buffers; ++b)
+        DOD__REFUSE_IF(!apply_same_declaration(w, &buffers[b]), DOD_E_INVALID);
+    const uint32_t n_archetypes = w->n_archetypes;
+    apply_state ap;
+    memset(&ap.result, 0, sizeof ap.result);
+    ap.w = w;
+    for (uint32_t i = 0; i < n_archetypes; ++i)
+        ap.kept[i] = w->arch[i].n_blocks;
+    dod_status st = apply_reserve(w, buffers, n_buffers);
+    if (st != DOD_OK)
+        return st;
+    w->keep_blocks = 1;
+    for (uint32_t b = 0; b < n_buffers; ++b)
+        apply_buffer(&ap, &buffers[b]);
+    w->keep_blocks = 0;
+    for (uint32_t i = 0; i < n_archetypes; ++i)
+        if (w->arch[i].n_blocks > ap.kept[i])
+            dod__world_free_blocks_past(w, &w->arch[i], ap.kept[i]);
+    if (result)
+        *result = ap.result;
+    return DOD_OK;
+}
