@@ -59,9 +59,29 @@ void *wb_alloc(size_t bytes);                 /* 64-byte aligned; exits when out
 void wb_free(void *p, size_t bytes);
 void wb_check(dod_status st, const char *what); /* exits when a world call fails */
 
+/* ---- the block-size sweep (blocks.c runs it; docs/world.md, "Block size") ---- */
+/* The blocks of a chunked archetype: its desc's block_bytes (0: the default). */
+typedef struct wb_layout {
+    uint32_t block_bytes;
+} wb_layout;
+#define WB_MAX_LAYOUTS 16
+/* What the sweep measures for one layout at one n: iterate over {P,V} and the seed's update
+ * over chunked archetypes against the raw loop (ratios of minima), spawn, move_pair and get1
+ * (ns per entity, min), bytes per {P,V} entity, and the block bytes a 20-entity {P,V}
+ * archetype holds. */
+typedef struct wb_sweep {
+    double iterate, update, spawn, move_pair, get1, bytes, bytes20;
+} wb_sweep;
+
 /* ---- the suites ---- */
 void seed_update_bench(size_t n, int passes);       /* seed_update.c */
 void scenarios_bench(size_t n, int passes, int targets); /* scenarios.c */
 void frag_bench(int passes);                         /* frag.c */
+/* The sweep's parts: every layout and the raw loop run alternately (n_layouts <=
+ * WB_MAX_LAYOUTS); each fills its fields of out[0 .. n_layouts - 1]. */
+void seed_update_sweep(size_t n, int passes, const wb_layout *layouts, int n_layouts,
+                       wb_sweep *out);                                   /* seed_update.c */
+void scenarios_sweep(uint32_t n, int passes, const wb_layout *layouts, int n_layouts,
+                     wb_sweep *out);                                     /* scenarios.c */
 
 #endif
