@@ -5708,7 +5708,12 @@ dod_status dod_table_sort_by(dod_table *t, uint32_t col, dod_table_cmp cmp, void
  *                the next free slot, DOD__WORLD_NO_SLOT at the end  (free)
  * so a lookup is one load and a shift and mask, never a division. A fixed archetype has one
  * block and shift 32 (the location is the row). The parts a lookup reads (the world's head,
- * the archetypes' places) are declared in dod/world.h for its inline dod_world_get. */
+ * the archetypes' places) are declared in dod/world.h for its inline dod_world_get.
+ *
+ * Blocks: block b of an archetype is block 0 scaled by 2^s, s = min(b, place->max_scale): s
+ * times block 0's rows and bytes, each column at block 0's offset << s. Other code reaches a
+ * block's size and columns through dod__world_block_cap, dod__world_block_bytes and
+ * dod__world_column below, never through the fields. */
 #ifndef DOD_WORLD_LAYOUT_H
 #define DOD_WORLD_LAYOUT_H
 
@@ -5728,26 +5733,28 @@ typedef struct dod__world_col { /* a column of an archetype */
 
 typedef struct dod__world_arch {
     dod__world_place *place; /* its entry of head.places (dod/world.h reads them): blocks,
-                                fields, shift. The block list has n_blocks blocks: n_open
-                                opened, then maybe one spare; it is &first_block until it
-                                outgrows one entry */
+                                fields, shift, max_scale. The block list has n_blocks blocks:
+                                n_open opened, then maybe one spare; it is &first_block until
+                                it outgrows one entry */
     uint32_t n_rows;         /* live rows */
-    uint32_t rows_per_block; /* a fixed archetype: its capacity */
+    uint32_t rows0;          /* rows of block 0 (a fixed archetype: its capacity) */
     uint32_t n_open;         /* blocks 0 .. n_open - 1 hold the rows: all full but the last,
                                 the end block, which holds `tail`. When the archetype empties,
                                 block 0 stays open with tail 0 (dod__world_used_blocks is 0),
                                 so a row coming and going there does not reopen it */
-    uint32_t tail;           /* rows in the end block; rows_per_block when no block is open,
-                                so "tail is full" means "open the next block" */
+    uint32_t tail;           /* rows in the end block; end_cap (0) when no block is open, so
+                                "tail is full" means "open the next block" */
+    uint32_t end_cap;        /* rows the end block holds (0 when none is open) */
+    uint32_t end_scale;      /* its scale */
     unsigned char *end_block; /* the end block (n_open > 0), and the location of its row 0: */
     uint64_t end_loc;         /* push and remove read these, not the block list */
     uint32_t n_cols;         /* components */
     uint32_t n_blocks;       /* blocks allocated: n_open, or n_open + 1 with a spare */
-    uint64_t rows_held;      /* n_blocks * rows_per_block: rows that fit without allocating */
+    uint64_t rows_held;      /* the rows blocks 0 .. n_blocks - 1 hold: room without allocating */
     uint32_t blocks_cap;     /* entries of the block list */
     uint32_t max_blocks;     /* the memory cap (and the location bits) in blocks */
     int fixed;
-    size_t block_bytes;      /* bytes of each block */
+    size_t bytes0;           /* bytes of block 0 */
     unsigned char *first_block;
     uint64_t comp_bits[DOD_WORLD_MAX_COMPONENTS / 64];     /* the components it has */
     dod__world_col cols[DOD_WORLD_MAX_ARCHETYPE_COMPONENTS]; /* in the desc's order */
@@ -5805,17 +5812,48 @@ static inline uint32_t dod__world_used_blocks(const dod__world_arch *a)
     return a->n_rows ? a->n_open : 0;
 }
 
+/* The scale of block b of a: it is block 0 scaled by 2^scale. */
+static inline uint32_t dod__world_block_scale(const dod__world_arch *a, uint32_t b)
+{
+    return dod__world_scale(a->place, b);
+}
+
+/* Rows block b of a can hold. */
+static inline uint32_t dod__world_block_cap(const dod__world_arch *a, uint32_t b)
+{
+    return a->rows0 << dod__world_block_scale(a, b);
+}
+
+/* Bytes of block b of a: its allocation's size. */
+static inline size_t dod__world_block_bytes(const dod__world_arch *a, uint32_t b)
+{
+    return a->bytes0 << dod__world_block_scale(a, b);
+}
+
 /* Rows in block b of a (b < dod__world_used_blocks(a)). */
 static inline uint32_t dod__world_block_rows(const dod__world_arch *a, uint32_t b)
 {
-    return b + 1 < a->n_open ? a->rows_per_block : a->tail;
+    return b + 1 < a->n_open ? dod__world_block_cap(a, b) : a->tail;
 }
 
-/* The address of row `row` of column `col` in `block`. */
-static inline unsigned char *dod__world_cell(const dod__world_arch *a, unsigned char *block,
-                                             uint32_t col, uint32_t row)
+/* Column `col` (desc order) of `block`, a block of a whose scale is `scale`. */
+static inline unsigned char *dod__world_col_in(const dod__world_arch *a, unsigned char *block,
+                                               uint32_t scale, uint32_t col)
 {
-    return block + a->cols[col].offset + (size_t)row * a->cols[col].size;
+    return block + (a->cols[col].offset << scale);
+}
+
+/* Column `col` (desc order) of block b of a (b < a->n_blocks). */
+static inline unsigned char *dod__world_column(const dod__world_arch *a, uint32_t b, uint32_t col)
+{
+    return dod__world_col_in(a, a->place->blocks[b], dod__world_block_scale(a, b), col);
+}
+
+/* The address of row `row` of column `col` in `block`, of scale `scale`. */
+static inline unsigned char *dod__world_cell(const dod__world_arch *a, unsigned char *block,
+                                             uint32_t scale, uint32_t col, uint32_t row)
+{
+    return dod__world_col_in(a, block, scale, col) + (size_t)row * a->cols[col].size;
 }
 
 /* The entity-id column of a block (offset 0). */
@@ -5834,6 +5872,13 @@ void dod__world_iter_rows(dod_world_iter *it, const dod_world *w, uint32_t arche
                           uint32_t block, uint32_t first_row, uint32_t n);
 
 /* Storage (world_storage.c). */
+
+/* Rows blocks 0 .. k - 1 of a hold together (k <= a->max_blocks). */
+uint64_t dod__world_rows_upto(const dod__world_arch *a, uint64_t k);
+/* Bytes of blocks 0 .. k - 1 of a (k <= a->n_blocks: blocks that exist). */
+size_t dod__world_bytes_upto(const dod__world_arch *a, uint32_t k);
+/* The most blocks of a (from block 0 on) whose bytes are at most cap. */
+uint64_t dod__world_blocks_within(const dod__world_arch *a, size_t cap);
 
 /* Make room for n more rows at the end of a: the spare block, then new blocks (and a longer
  * block list) allocated before anything changes; on failure nothing changed.
@@ -5884,7 +5929,8 @@ static size_t block_bytes_for(const dod__world_arch *a, uint32_t rows, dod__worl
     return total;
 }
 
-/* Rows of a chunked block: the most that fit, a multiple of 16 when that is 16 or more. */
+/* Rows of an equal chunked block: the most that fit, a multiple of 16 when that is 16 or
+ * more. */
 static uint32_t rows_that_fit(const dod__world_arch *a, size_t block_bytes)
 {
     size_t row = sizeof(dod_entity);
@@ -5896,6 +5942,55 @@ static uint32_t rows_that_fit(const dod__world_arch *a, size_t block_bytes)
     while (rows > 0 && block_bytes_for(a, rows, NULL) > block_bytes)
         --rows;
     return rows >= 16 ? rows & ~15u : rows;
+}
+
+/* The fewest rows for which every column of a, the ids too, is a whole number of 64-byte
+ * lines (8, 16, 32 or 64): then block 0 needs no padding between its columns, and a block
+ * of 2^s times its rows has every column at 2^s times its offset. */
+static uint32_t line_granule(const dod__world_arch *a)
+{
+    uint32_t g = 64 / sizeof(dod_entity);
+    for (uint32_t k = 0; k < a->n_cols; ++k) {
+        uint32_t need = 64;
+        for (size_t size = a->cols[k].size; need > 1 && size % 2 == 0; size /= 2)
+            need /= 2;
+        if (need > g)
+            g = need;
+    }
+    return g;
+}
+
+/* Growing blocks within block_bytes `ceiling`: block 0's rows (0 when even block 1 would not
+ * fit the ceiling) and, in *max_scale, the scale of the largest block. Block 0's rows are a
+ * multiple of the line granule (and of 16 when `first` holds 16 rows), at most first / row
+ * (the granule when that is less); among those, the pair whose largest block holds the most
+ * rows within the ceiling, and the fewest doublings among equals. */
+static uint32_t growing_rows(const dod__world_arch *a, size_t first, size_t ceiling,
+                             uint32_t *max_scale)
+{
+    size_t row = sizeof(dod_entity);
+    for (uint32_t k = 0; k < a->n_cols; ++k)
+        if (!dod__add(row, a->cols[k].size, &row))
+            return 0;
+    uint32_t g = line_granule(a), unit = g < 16 ? 16 : g;
+    if (first / row < unit)
+        unit = g;
+    size_t r0_max = first / row / unit * unit;
+    if (r0_max == 0)
+        r0_max = g; /* block 0 larger than first: a granule of rows */
+    size_t rows_ceiling = ceiling / row, best = 0;
+    uint32_t best_r0 = 0;
+    for (uint32_t s = 1; s < 32 && (rows_ceiling >> s) >= unit; ++s) {
+        size_t r0 = (rows_ceiling >> s) / unit * unit;
+        if (r0 > r0_max)
+            r0 = r0_max;
+        if ((r0 << s) > best) {
+            best = r0 << s;
+            best_r0 = (uint32_t)r0;
+            *max_scale = s;
+        }
+    }
+    return best_r0;
 }
 
 /* Check one archetype desc and lay it out into *a (which the caller zeroed). */
@@ -5916,27 +6011,35 @@ static dod_status layout_archetype(const dod_world_desc *d, const dod_archetype_
     a->n_cols = ad->n_components;
     a->fixed = ad->capacity > 0;
     if (a->fixed) {
-        a->rows_per_block = ad->capacity;
-        a->block_bytes = block_bytes_for(a, ad->capacity, a->cols);
-        DOD__REFUSE_IF(a->block_bytes == 0, DOD_E_OVERFLOW);
+        a->rows0 = ad->capacity;
+        a->bytes0 = block_bytes_for(a, ad->capacity, a->cols);
+        DOD__REFUSE_IF(a->bytes0 == 0, DOD_E_OVERFLOW);
         a->max_blocks = 1;
         a->place->shift = DOD__WORLD_FIXED_SHIFT;
         a->place->row_mask = UINT32_MAX;
-        a->tail = a->rows_per_block;
         return DOD_OK;
     }
-    a->block_bytes = ad->block_bytes ? ad->block_bytes : DOD_WORLD_BLOCK_BYTES;
-    a->rows_per_block = rows_that_fit(a, a->block_bytes);
-    DOD__REFUSE_IF(a->rows_per_block == 0, DOD_E_INVALID); /* a row wider than a block */
-    a->tail = a->rows_per_block;
-    (void)block_bytes_for(a, a->rows_per_block, a->cols);
-    while ((1u << a->place->shift) < a->rows_per_block)
+    size_t ceiling = ad->block_bytes ? ad->block_bytes : DOD_WORLD_BLOCK_BYTES;
+    size_t first = ad->first_block_bytes ? ad->first_block_bytes : DOD_WORLD_FIRST_BLOCK_BYTES;
+    uint32_t max_scale = 0;
+    a->rows0 = first < ceiling ? growing_rows(a, first, ceiling, &max_scale) : 0;
+    if (a->rows0) {
+        a->place->max_scale = max_scale;
+        a->bytes0 = block_bytes_for(a, a->rows0, a->cols); /* rows0 rows exactly: no padding */
+    } else { /* equal blocks */
+        a->rows0 = rows_that_fit(a, ceiling);
+        DOD__REFUSE_IF(a->rows0 == 0, DOD_E_INVALID); /* a row wider than a block */
+        a->bytes0 = ceiling;
+        (void)block_bytes_for(a, a->rows0, a->cols);
+    }
+    uint32_t largest = a->rows0 << a->place->max_scale;
+    while ((1u << a->place->shift) < largest)
         a->place->shift++;
     a->place->row_mask = (1u << a->place->shift) - 1;
     /* A location has DOD__WORLD_LOC_BITS bits: block << shift | row. */
     uint64_t max_blocks = 1ull << (DOD__WORLD_LOC_BITS - a->place->shift);
-    if (ad->memory_cap && ad->memory_cap / a->block_bytes < max_blocks)
-        max_blocks = ad->memory_cap / a->block_bytes;
+    if (ad->memory_cap && dod__world_blocks_within(a, ad->memory_cap) < max_blocks)
+        max_blocks = dod__world_blocks_within(a, ad->memory_cap);
     a->max_blocks = max_blocks < UINT32_MAX ? (uint32_t)max_blocks : UINT32_MAX;
     return DOD_OK;
 }
@@ -5972,7 +6075,7 @@ static uint32_t fixed_slots(const dod_world *w)
     uint64_t n = 0;
     for (uint32_t i = 0; i < w->n_archetypes; ++i)
         if (w->arch[i].fixed)
-            n += w->arch[i].rows_per_block;
+            n += w->arch[i].rows0;
     return n < DOD__WORLD_MAX_SLOTS ? (uint32_t)n : DOD__WORLD_MAX_SLOTS;
 }
 
@@ -6022,7 +6125,7 @@ dod_status dod_world_create(dod_world **out, const dod_world_desc *desc)
     /* Every fixed archetype's block now, and the entity index for all of their rows. */
     for (uint32_t i = 0; i < w->n_archetypes && st == DOD_OK; ++i)
         if (w->arch[i].fixed)
-            st = dod__world_reserve_rows(w, &w->arch[i], w->arch[i].rows_per_block);
+            st = dod__world_reserve_rows(w, &w->arch[i], w->arch[i].rows0);
     uint64_t *slots = NULL;
     uint32_t slot_cap = 0;
     if (st == DOD_OK)
@@ -6060,7 +6163,7 @@ size_t dod_world_bytes(const dod_world *w)
     size_t total = w->bytes + (size_t)w->slot_cap * sizeof(uint64_t);
     for (uint32_t i = 0; i < w->n_archetypes; ++i) {
         const dod__world_arch *a = &w->arch[i];
-        total += (size_t)a->n_blocks * a->block_bytes;
+        total += dod__world_bytes_upto(a, a->n_blocks);
         if (a->place->blocks != &a->first_block)
             total += (size_t)a->blocks_cap * sizeof(unsigned char *);
     }
@@ -6105,14 +6208,18 @@ static void release_slot(dod_world *w, uint32_t index)
 /* Block n_open - 1 is a's end block (n_open > 0). */
 static inline void set_end(dod__world_arch *a)
 {
-    a->end_block = a->place->blocks[a->n_open - 1];
-    a->end_loc = (uint64_t)(a->n_open - 1) << a->place->shift;
+    uint32_t b = a->n_open - 1;
+    a->end_block = a->place->blocks[b];
+    a->end_loc = (uint64_t)b << a->place->shift;
+    a->end_scale = dod__world_block_scale(a, b);
+    a->end_cap = dod__world_block_cap(a, b);
 }
 
-/* Append a row to a (room reserved): its block and row; returns its location. */
+/* Append a row to a (room reserved): its block (the end block, of scale a->end_scale) and
+ * row; returns its location. */
 static inline uint64_t push_row(dod__world_arch *a, unsigned char **block, uint32_t *row)
 {
-    if (a->tail == a->rows_per_block) {
+    if (a->tail == a->end_cap) {
         a->n_open++;
         a->tail = 0;
         set_end(a);
@@ -6123,18 +6230,20 @@ static inline uint64_t push_row(dod__world_arch *a, unsigned char **block, uint3
     return a->end_loc | *row;
 }
 
-/* Swap-remove a's row at location loc, row `row` of `block`: the last row moves into it and
- * its entity's slot follows. An end block left empty becomes the spare (an older spare is
- * freed), but block 0, which stays open. */
+/* Swap-remove a's row at location loc, row `row` of `block` (of scale `scale`): the last row
+ * moves into it and its entity's slot follows. An end block left empty becomes the spare (an
+ * older spare is freed), but block 0, which stays open. */
 static inline void remove_row(dod_world *w, dod__world_arch *a, unsigned char *block,
-                              uint32_t row, uint64_t loc)
+                              uint32_t scale, uint32_t row, uint64_t loc)
 {
     uint32_t last_row = a->tail - 1;
     if ((a->end_loc | last_row) != loc) {
         unsigned char *last = a->end_block;
+        uint32_t last_scale = a->end_scale;
         for (const dod__world_col *c = a->cols, *end = c + a->n_cols; c != end; ++c)
-            dod__copy_elem(block + c->offset + (size_t)row * c->size,
-                           last + c->offset + (size_t)last_row * c->size, c->size);
+            dod__copy_elem(dod__world_elem(block, c->offset, scale, row, c->size),
+                           dod__world_elem(last, c->offset, last_scale, last_row, c->size),
+                           c->size);
         dod_entity moved = dod__world_ids(last)[last_row];
         dod__world_ids(block)[row] = moved;
         uint64_t *s = &w->head.slots[(uint32_t)moved.bits];
@@ -6145,8 +6254,8 @@ static inline void remove_row(dod_world *w, dod__world_arch *a, unsigned char *b
     if (--a->tail == 0) {
         if (a->n_open > 1) {
             a->n_open--;
-            a->tail = a->rows_per_block;
             set_end(a);
+            a->tail = a->end_cap;
         }
         if (a->n_blocks > dod__world_used_blocks(a) + 1)
             dod__world_trim_blocks(w, a);
@@ -6187,7 +6296,7 @@ static inline dod_status make_room(dod_world *w, dod__world_arch *a, uint32_t n_
 
 /* Append a row to `archetype` for a new entity, its components not written yet: checks the
  * call, makes room, takes a slot, stores the handle in *out and in the id column, and gives
- * the row's block and row. */
+ * the row's block and row (the block is the archetype's end block, of scale end_scale). */
 static inline dod_status spawn_row(dod_world *w, uint32_t archetype, dod_entity *out,
                                    unsigned char **block, uint32_t *row)
 {
@@ -6217,14 +6326,17 @@ dod_status dod_world_spawn(dod_world *w, uint32_t archetype, dod_entity *out)
         return st;
     const dod__world_arch *a = &w->arch[archetype];
     for (uint32_t k = 0; k < a->n_cols; ++k)
-        dod__zero_elem(dod__world_cell(a, block, k, row), a->cols[k].size);
+        dod__zero_elem(dod__world_cell(a, block, a->end_scale, k, row), a->cols[k].size);
     return DOD_OK;
 }
 
 dod_status dod__world_spawn_row(dod_world *w, uint32_t archetype, dod_entity *out,
-                                unsigned char **block, uint32_t *row)
+                                unsigned char **block, uint32_t *row, uint32_t *scale)
 {
-    return spawn_row(w, archetype, out, block, row);
+    dod_status st = spawn_row(w, archetype, out, block, row);
+    if (st == DOD_OK)
+        *scale = w->arch[archetype].end_scale;
+    return st;
 }
 
 dod_status dod_world_spawn_n(dod_world *w, uint32_t archetype, uint32_t n, dod_entity *out)
@@ -6242,13 +6354,14 @@ dod_status dod_world_spawn_n(dod_world *w, uint32_t archetype, uint32_t n, dod_e
         uint32_t row;
         unsigned char *block;
         uint64_t loc = push_row(a, &block, &row);
-        uint32_t run = a->rows_per_block - row;
+        uint32_t run = a->end_cap - row;
         if (run > n - done)
             run = n - done;
         a->n_rows += run - 1; /* push_row counted the first */
         a->tail += run - 1;
         for (uint32_t k = 0; k < a->n_cols; ++k)
-            memset(dod__world_cell(a, block, k, row), 0, (size_t)run * a->cols[k].size);
+            memset(dod__world_cell(a, block, a->end_scale, k, row), 0,
+                   (size_t)run * a->cols[k].size);
         dod_entity *ids = dod__world_ids(block) + row;
         uint32_t i = 0;
         for (; i < run && w->free_head != DOD__WORLD_NO_SLOT; ++i) { /* freed slots first */
@@ -6276,11 +6389,14 @@ dod_status dod_world_spawn_n(dod_world *w, uint32_t archetype, uint32_t n, dod_e
     return DOD_OK;
 }
 
-/* The block of a location of a, and its row in *row. */
-static inline unsigned char *locate(const dod__world_arch *a, uint64_t loc, uint32_t *row)
+/* The block of a location of a, its row in *row and its scale in *scale. */
+static inline unsigned char *locate(const dod__world_arch *a, uint64_t loc, uint32_t *row,
+                                    uint32_t *scale)
 {
+    size_t b = (size_t)(loc >> a->place->shift);
     *row = (uint32_t)loc & a->place->row_mask;
-    return a->place->blocks[loc >> a->place->shift];
+    *scale = dod__world_scale(a->place, b);
+    return a->place->blocks[b];
 }
 
 dod_status dod_world_despawn(dod_world *w, dod_entity e)
@@ -6290,9 +6406,9 @@ dod_status dod_world_despawn(dod_world *w, dod_entity e)
     DOD__REFUSE_IF(!s, DOD_E_NOT_FOUND);
     dod__world_arch *a = &w->arch[dod__world_slot_arch(*s)];
     uint64_t loc = dod__world_slot_loc(*s);
-    uint32_t row;
-    unsigned char *block = locate(a, loc, &row);
-    remove_row(w, a, block, row, loc);
+    uint32_t row, scale;
+    unsigned char *block = locate(a, loc, &row, &scale);
+    remove_row(w, a, block, scale, row, loc);
     release_slot(w, (uint32_t)e.bits);
     return DOD_OK;
 }
@@ -6318,20 +6434,20 @@ dod_status dod_world_move(dod_world *w, dod_entity e, uint32_t archetype)
         dod__world_slot_make(dod__world_slot_gen(slot), archetype, push_row(dst, &block, &row));
     dod__world_ids(block)[row] = e;
     uint64_t src_loc = dod__world_slot_loc(slot);
-    uint32_t src_row;
-    unsigned char *src_block = locate(src, src_loc, &src_row);
+    uint32_t src_row, src_scale, scale = dst->end_scale;
+    unsigned char *src_block = locate(src, src_loc, &src_row, &src_scale);
     /* Each column of the new archetype: the old one's column of that component (its field
      * table, one entry per component; offset 0: it has none), or zeroes. */
     const dod__world_field *fields = src->place->fields;
     for (const dod__world_col *c = dst->cols, *end = c + dst->n_cols; c != end; ++c) {
         size_t size = c->size, at = fields[c->comp].offset;
-        unsigned char *to = block + c->offset + (size_t)row * size;
+        unsigned char *to = dod__world_elem(block, c->offset, scale, row, size);
         if (at)
-            dod__copy_elem(to, src_block + at + (size_t)src_row * size, size);
+            dod__copy_elem(to, dod__world_elem(src_block, at, src_scale, src_row, size), size);
         else
             dod__zero_elem(to, size);
     }
-    remove_row(w, src, src_block, src_row, src_loc);
+    remove_row(w, src, src_block, src_scale, src_row, src_loc);
     return DOD_OK;
 }
 
@@ -6414,10 +6530,10 @@ static void prefetch_next(const dod__world_arch *a, uint32_t b)
 {
     if (b + 1 >= dod__world_used_blocks(a))
         return;
-    const unsigned char *next = a->place->blocks[b + 1];
     for (uint32_t k = 0; k < a->n_cols; ++k) {
-        DOD__PREFETCH(next + a->cols[k].offset);
-        DOD__PREFETCH(next + a->cols[k].offset + 64);
+        const unsigned char *column = dod__world_column(a, b + 1, k);
+        DOD__PREFETCH(column);
+        DOD__PREFETCH(column + 64);
     }
 }
 
@@ -6428,6 +6544,7 @@ static void enter_rows(dod_world_iter *it, uint32_t i, uint32_t b, uint32_t firs
     it->archetype = i;
     it->block = b;
     it->first_row = first_row;
+    it->scale = dod__world_block_scale(a, b);
     it->base = a->place->blocks[b];
     it->fields = a->place->fields;
     it->n = n;
@@ -6490,12 +6607,11 @@ uint32_t dod_world_block(const dod_world *w, uint32_t archetype, uint32_t block,
     if (!w || archetype >= w->n_archetypes || block >= dod__world_used_blocks(&w->arch[archetype]))
         return 0;
     const dod__world_arch *a = &w->arch[archetype];
-    unsigned char *base = a->place->blocks[block];
     prefetch_next(a, block);
     if (columns) {
-        columns[0] = base;
+        columns[0] = a->place->blocks[block];
         for (uint32_t k = 0; k < a->n_cols; ++k)
-            columns[1 + k] = base + a->cols[k].offset;
+            columns[1 + k] = dod__world_column(a, block, k);
     }
     return dod__world_block_rows(a, block);
 }
@@ -6504,6 +6620,48 @@ uint32_t dod_world_block(const dod_world *w, uint32_t archetype, uint32_t block,
 /* ---- src/world_storage.c ---- */
 /* The world's memory: archetype blocks (reserved before a change, trimmed after one) and the
  * entity index's growth. */
+
+/* Blocks 0 .. k - 1 of a in block 0's: block b is 2^min(b, max_scale) of them. */
+static uint64_t units_upto(const dod__world_arch *a, uint64_t k)
+{
+    uint32_t m = a->place->max_scale;
+    if (k <= m)
+        return (1ull << k) - 1;
+    return ((1ull << m) - 1) + ((k - m) << m);
+}
+
+uint64_t dod__world_rows_upto(const dod__world_arch *a, uint64_t k)
+{
+    return a->rows0 * units_upto(a, k);
+}
+
+size_t dod__world_bytes_upto(const dod__world_arch *a, uint32_t k)
+{
+    return a->bytes0 * (size_t)units_upto(a, k);
+}
+
+uint64_t dod__world_blocks_within(const dod__world_arch *a, size_t cap)
+{
+    uint32_t m = a->place->max_scale;
+    size_t used = 0;
+    for (uint32_t b = 0; b < m; ++b) { /* the growing blocks */
+        if (cap - used < a->bytes0 << b)
+            return b;
+        used += a->bytes0 << b;
+    }
+    return m + (cap - used) / (a->bytes0 << m);
+}
+
+/* The fewest blocks of a (from block 0 on) that hold `rows` rows. */
+static uint64_t blocks_for_rows(const dod__world_arch *a, uint64_t rows)
+{
+    uint32_t m = a->place->max_scale;
+    uint64_t held = 0, b = 0;
+    for (; b < m && held < rows; ++b)
+        held += (uint64_t)a->rows0 << b;
+    uint64_t largest = (uint64_t)a->rows0 << m;
+    return held >= rows ? b : b + (rows - held + largest - 1) / largest;
+}
 
 /* The block list entries a needs for `blocks` blocks, after doubling (from 8). */
 static uint32_t grown_list(const dod__world_arch *a, uint32_t blocks)
@@ -6517,9 +6675,9 @@ static uint32_t grown_list(const dod__world_arch *a, uint32_t blocks)
 dod_status dod__world_reserve_rows(dod_world *w, dod__world_arch *a, uint32_t n)
 {
     uint64_t rows = (uint64_t)a->n_rows + n;
-    uint64_t need = (rows + a->rows_per_block - 1) / a->rows_per_block;
-    if (need <= a->n_blocks)
+    if (rows <= a->rows_held)
         return DOD_OK;
+    uint64_t need = blocks_for_rows(a, rows);
     DOD__REFUSE_IF(need > a->max_blocks, DOD_E_FULL);
     uint32_t blocks = (uint32_t)need;
     unsigned char **list = a->place->blocks;
@@ -6536,10 +6694,10 @@ dod_status dod__world_reserve_rows(dod_world *w, dod__world_arch *a, uint32_t n)
     /* New blocks go in the list's unused entries: the world does not see them until n_blocks
      * moves, so a failure half-way only frees them again. */
     for (uint32_t b = a->n_blocks; b < blocks; ++b) {
-        list[b] = (unsigned char *)dod__alloc(&w->alloc, a->block_bytes);
+        list[b] = (unsigned char *)dod__alloc(&w->alloc, dod__world_block_bytes(a, b));
         if (!list[b]) {
             while (b-- > a->n_blocks)
-                dod__free(&w->alloc, list[b], a->block_bytes);
+                dod__free(&w->alloc, list[b], dod__world_block_bytes(a, b));
             if (list != a->place->blocks)
                 dod__free(&w->alloc, list, list_cap * sizeof *list);
             return DOD__FAIL(DOD_E_NOMEM, "allocating a block");
@@ -6552,7 +6710,7 @@ dod_status dod__world_reserve_rows(dod_world *w, dod__world_arch *a, uint32_t n)
         a->blocks_cap = list_cap;
     }
     a->n_blocks = blocks;
-    a->rows_held = (uint64_t)blocks * a->rows_per_block;
+    a->rows_held = dod__world_rows_upto(a, blocks);
     return DOD_OK;
 }
 
@@ -6560,15 +6718,15 @@ void dod__world_trim_blocks(dod_world *w, dod__world_arch *a)
 {
     while (a->n_blocks > dod__world_used_blocks(a) + 1) {
         a->n_blocks--;
-        dod__free(&w->alloc, a->place->blocks[a->n_blocks], a->block_bytes);
+        dod__free(&w->alloc, a->place->blocks[a->n_blocks], dod__world_block_bytes(a, a->n_blocks));
     }
-    a->rows_held = (uint64_t)a->n_blocks * a->rows_per_block;
+    a->rows_held = dod__world_rows_upto(a, a->n_blocks);
 }
 
 void dod__world_free_blocks(dod_world *w, dod__world_arch *a)
 {
     for (uint32_t b = 0; b < a->n_blocks; ++b)
-        dod__free(&w->alloc, a->place->blocks[b], a->block_bytes);
+        dod__free(&w->alloc, a->place->blocks[b], dod__world_block_bytes(a, b));
     if (a->place->blocks != &a->first_block)
         dod__free(&w->alloc, a->place->blocks, a->blocks_cap * sizeof *a->place->blocks);
 }

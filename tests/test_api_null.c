@@ -37,6 +37,7 @@ static dod_entity entity;
 static dod_query query;
 static dod_world_iter iter;
 static unsigned char *block;
+static uint32_t scale;
 
 static int cmp_u32(const void *a, const void *b, void *ctx)
 {
@@ -166,7 +167,7 @@ static int cmp_u32(const void *a, const void *b, void *ctx)
     S(dod_world_spawn(NULL, 0, &entity), DOD_E_INVALID)                                        \
     S(dod_world_spawn(world, 0, NULL), DOD_E_INVALID)                                          \
     S(dod_world_spawn_n(NULL, 0, 1, NULL), DOD_E_INVALID)                                      \
-    S(dod__world_spawn_row(NULL, 0, &entity, &block, &row), DOD_E_INVALID)                     \
+    S(dod__world_spawn_row(NULL, 0, &entity, &block, &row, &scale), DOD_E_INVALID)             \
     S(dod_world_despawn(NULL, entity), DOD_E_INVALID)                                          \
     S(dod_world_move(NULL, entity, 0), DOD_E_INVALID)                                          \
     R(dod_world_get(NULL, entity, 0) == NULL, 1)                                               \
@@ -226,7 +227,7 @@ static void setup(void)
     CHECK_OK(dod_csr_save_mem(&csr, buf, sizeof buf)); /* a valid image for the views */
     static const dod_component_desc comp = { "c", 4, 4 };
     static const uint32_t comp_id = 0;
-    static const dod_archetype_desc arch = { "a", &comp_id, 1, 0, 0, 0 };
+    static const dod_archetype_desc arch = { "a", &comp_id, 1, 0, 0, 0, 0 };
     world_desc.components = &comp;
     world_desc.n_components = 1;
     world_desc.archetypes = &arch;

@@ -77,4 +77,57 @@ static inline uint32_t world_expected_rows(size_t block_bytes, const size_t *siz
     return best >= 16 ? best / 16 * 16 : best;
 }
 
+/* Growing blocks of a chunked archetype, by brute force from the contract (dod_world_create):
+ * block 0's rows r0, a multiple of g (the fewest rows for which every column, the ids too, is
+ * whole 64-byte lines) and of 16 when `first` holds 16 rows, at most first / row (g when
+ * fewer), and the scale s >= 1 of the largest block, (r0 << s) * row bytes <= ceiling; the
+ * pair whose largest block holds the most rows, the smaller s among equals. 0 (s untouched):
+ * the blocks are equal. *row_bytes: a row's bytes. */
+static inline uint32_t world_expected_growth(size_t first, size_t ceiling, const size_t *sizes,
+                                             uint32_t n, uint32_t *s, size_t *row_bytes)
+{
+    size_t row = 8;
+    uint32_t g = 8;
+    for (uint32_t k = 0; k < n; ++k) {
+        uint32_t r = 1;
+        while (sizes[k] * r % 64 != 0)
+            r *= 2;
+        g = r > g ? r : g;
+        row += sizes[k];
+    }
+    *row_bytes = row;
+    if (first >= ceiling)
+        return 0;
+    uint32_t mult = g < 16 && first / row >= 16 ? 16 : g;
+    uint32_t best = 0, best_r0 = 0;
+    for (uint32_t scale = 1; scale < 32; ++scale)
+        for (uint32_t r0 = mult; ((uint64_t)r0 << scale) * row <= ceiling; r0 += mult) {
+            if (r0 * row > first && r0 != g)
+                break;
+            if ((r0 << scale) > best) {
+                best = r0 << scale;
+                best_r0 = r0;
+                *s = scale;
+            }
+            if (r0 * row > first)
+                break; /* g rows, more than first: the only candidate */
+        }
+    return best_r0;
+}
+
+/* The rows of the most blocks (block b: r0 << min(b, s) rows, bytes0 << min(b, s) bytes)
+ * whose bytes together are at most cap. */
+static inline uint64_t world_expected_cap_rows(uint32_t r0, uint32_t s, size_t bytes0, size_t cap)
+{
+    uint64_t rows = 0;
+    size_t used = 0;
+    for (uint32_t b = 0;; ++b) {
+        uint32_t scale = b < s ? b : s;
+        if (cap - used < bytes0 << scale)
+            return rows;
+        used += bytes0 << scale;
+        rows += (uint64_t)r0 << scale;
+    }
+}
+
 #endif
