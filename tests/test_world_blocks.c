@@ -20,15 +20,7 @@ static const uint32_t HUGE_[] = { C_HUGE };
 static dod_archetype_desc chunked(const uint32_t *comps, uint32_t n, uint32_t first,
                                   uint32_t block_bytes, size_t memory_cap)
 {
-    dod_archetype_desc a;
-    memset(&a, 0, sizeof a);
-    a.name = "a";
-    a.components = comps;
-    a.n_components = n;
-    a.first_block_bytes = first;
-    a.block_bytes = block_bytes;
-    a.memory_cap = memory_cap;
-    return a;
+    return world_archetype(comps, n, 0, block_bytes, memory_cap, first);
 }
 
 /* The expected growth of archetype desc a (first and block_bytes as create reads them). */
@@ -43,9 +35,9 @@ static uint32_t expected(const dod_archetype_desc *a, uint32_t *scale, size_t *r
     return world_expected_growth(first, ceiling, sizes, a->n_components, scale, row);
 }
 
-static dod_world *make(const dod_archetype_desc *a, const dod_allocator *alloc)
+static dod_world *make(const dod_archetype_desc *archs, uint32_t n, const dod_allocator *alloc)
 {
-    dod_world_desc d = world_desc_of(COMPS, N_COMPS, a, 1, alloc);
+    dod_world_desc d = world_desc_of(COMPS, N_COMPS, archs, n, alloc);
     dod_world *w = NULL;
     CHECK_OK(dod_world_create(&w, &d));
     return w;
@@ -75,7 +67,7 @@ static void check_growth(const dod_archetype_desc *a, uint32_t blocks)
     test_alloc ta;
     test_alloc_init(&ta);
     dod_allocator al = test_alloc_get(&ta);
-    dod_world *w = make(a, &al);
+    dod_world *w = make(a, 1, &al);
     uint64_t total = 0;
     for (uint32_t b = 0; b < blocks; ++b)
         total += (uint64_t)r0 << (b < s ? b : s);
@@ -168,7 +160,7 @@ static void test_equal(void)
         test_alloc ta;
         test_alloc_init(&ta);
         dod_allocator al = test_alloc_get(&ta);
-        dod_world *w = make(&equal[i], &al);
+        dod_world *w = make(&equal[i], 1, &al);
         size_t sizes[1] = { COMPS[equal[i].components[0]].size }, pv[2] = { 8, 8 };
         uint32_t rows = equal[i].n_components == 2
                             ? world_expected_rows(equal[i].block_bytes, pv, 2)
@@ -208,9 +200,7 @@ static void test_spare(void)
     test_alloc ta;
     test_alloc_init(&ta);
     dod_allocator al = test_alloc_get(&ta);
-    dod_world_desc d = world_desc_of(COMPS, N_COMPS, archs, 2, &al);
-    dod_world *w = NULL;
-    CHECK_OK(dod_world_create(&w, &d));
+    dod_world *w = make(archs, 2, &al);
     const size_t fixed = dod__world_block_bytes(&w->arch[1], 0);
     const uint32_t three = 32 + 64 + 128; /* blocks 0 .. 2 full */
     dod_entity e[512], x;
@@ -268,9 +258,7 @@ static void test_cap(void)
     test_alloc ta;
     test_alloc_init(&ta);
     dod_allocator al = test_alloc_get(&ta);
-    dod_world_desc d = world_desc_of(COMPS, N_COMPS, archs, 3, &al);
-    dod_world *w = NULL;
-    CHECK_OK(dod_world_create(&w, &d));
+    dod_world *w = make(archs, 3, &al);
     CHECK_EQ(w->arch[0].max_blocks, 3);
     uint64_t before = world_snap(w);
     CHECK_STATUS(dod_world_spawn_n(w, 0, 225, NULL), DOD_E_FULL); /* all or nothing */
@@ -307,7 +295,7 @@ static void test_cap(void)
 static void test_spawn_n(void)
 {
     dod_archetype_desc a = chunked(HBP, 3, 1000, 20000, 0);
-    dod_world *x = make(&a, NULL), *y = make(&a, NULL);
+    dod_world *x = make(&a, 1, NULL), *y = make(&a, 1, NULL);
     dod_entity ex[700], ey[700];
     for (int round = 0; round < 3; ++round) {
         uint32_t n = round == 0 ? 5 : round == 1 ? 300 : 700;
@@ -336,7 +324,7 @@ static void test_small_default(void)
     test_alloc ta;
     test_alloc_init(&ta);
     dod_allocator al = test_alloc_get(&ta);
-    dod_world *w = make(&a, &al);
+    dod_world *w = make(&a, 1, &al);
     size_t empty = ta.live_bytes;
     CHECK_OK(dod_world_spawn_n(w, 0, 20, NULL));
     size_t blocks = ta.live_bytes - empty - (size_t)w->slot_cap * sizeof(uint64_t);

@@ -46,6 +46,23 @@ static inline uint64_t world_snap(const dod_world *w)
     return h ^ dod_world_bytes(w);
 }
 
+/* An archetype desc (first_block_bytes last, as in the struct). */
+static inline dod_archetype_desc world_archetype(const uint32_t *comps, uint32_t n,
+                                                 uint32_t capacity, uint32_t block_bytes,
+                                                 size_t memory_cap, uint32_t first_block_bytes)
+{
+    dod_archetype_desc a;
+    memset(&a, 0, sizeof a);
+    a.name = "a";
+    a.components = comps;
+    a.n_components = n;
+    a.capacity = capacity;
+    a.block_bytes = block_bytes;
+    a.memory_cap = memory_cap;
+    a.first_block_bytes = first_block_bytes;
+    return a;
+}
+
 /* A desc of these components and archetypes. */
 static inline dod_world_desc world_desc_of(const dod_component_desc *comps, uint32_t n_comps,
                                            const dod_archetype_desc *archs, uint32_t n_archs,
