@@ -1,8 +1,9 @@
 /* bench_world_blocks: the block-size sweep behind docs/world.md ("Block size"). For each block
  * layout of the chunked archetypes, at 64K and 1M entities: iterate over {P,V} and the seed's
- * update against the raw loop (ratios of minima, every layout and raw alternately in one
- * process), spawn, move_pair and get1 (ns per entity, min), bytes per {P,V} entity and the
- * block bytes a 20-entity {P,V} archetype holds. Prints the table docs/world.md quotes, appends
+ * update against the raw loop (ratios of minima, the layout and raw alternately in one
+ * process; warm, as the suite runs them, and cold, the caches flushed before each run),
+ * spawn, move_pair and get1 (ns per entity, min, the layouts alternately), bytes per {P,V}
+ * entity and the block bytes a 20-entity {P,V} archetype holds. Prints the table docs/world.md quotes, appends
  * JSON lines to bench/results/world_blocks.jsonl and draws bench/results/world-blocks.png with
  * gnuplot (skipped when gnuplot is missing). DOD_BENCH_QUICK=1: 64K only. */
 #define _POSIX_C_SOURCE 200809L
@@ -19,10 +20,15 @@ typedef struct sweep_layout {
     wb_layout layout;
 } sweep_layout;
 
+/* Equal blocks (the layout before blocks grew: first_block_bytes = block_bytes), then
+ * blocks growing from the default first block (16 KiB) to block_bytes. */
+#define EQUAL(kib) { "equal", { (kib) << 10, (kib) << 10 } }
+#define GROWING(kib) { "growing", { (kib) << 10, 0 } }
 static const sweep_layout layouts[] = {
-    { "equal", { 16384u } },   { "equal", { 32768u } },  { "equal", { 65536u } },
-    { "equal", { 131072u } },  { "equal", { 262144u } }, { "equal", { 524288u } },
-    { "equal", { 1048576u } }, { "equal", { 2097152u } }, { "equal", { 4194304u } },
+    EQUAL(16u),    EQUAL(32u),     EQUAL(64u),     EQUAL(128u),    EQUAL(256u),
+    EQUAL(512u),   EQUAL(1024u),   EQUAL(2048u),   EQUAL(4096u),   GROWING(32u),
+    GROWING(64u),  GROWING(128u),  GROWING(256u),  GROWING(512u),  GROWING(1024u),
+    GROWING(2048u), GROWING(4096u), GROWING(8192u),
 };
 enum { N_LAYOUTS = sizeof layouts / sizeof layouts[0] };
 _Static_assert(N_LAYOUTS <= WB_MAX_LAYOUTS, "the sweep's layouts fit its arrays");
@@ -31,10 +37,10 @@ _Static_assert(N_LAYOUTS <= WB_MAX_LAYOUTS, "the sweep's layouts fit its arrays"
 static void print_row(FILE *f, int md, size_t n, const sweep_layout *l, const wb_sweep *s)
 {
     const char *sep = md ? " | " : " ";
-    fprintf(f, "%s%s%s%u%s%zu%s%.3f%s%.3f%s%.2f%s%.2f%s%.2f%s%.2f%s%.0f%s\n", md ? "| " : "",
-            l->series, sep, l->layout.block_bytes >> 10, sep, n, sep, s->iterate, sep,
-            s->update, sep, s->spawn, sep, s->move_pair, sep, s->get1, sep, s->bytes, sep,
-            s->bytes20, md ? " |" : "");
+    fprintf(f, "%s%s%s%u%s%zu%s%.3f%s%.3f%s%.3f%s%.3f%s%.2f%s%.2f%s%.2f%s%.2f%s%.0f%s\n",
+            md ? "| " : "", l->series, sep, l->layout.block_bytes >> 10, sep, n, sep, s->iterate,
+            sep, s->iterate_cold, sep, s->update, sep, s->update_cold, sep, s->spawn, sep,
+            s->move_pair, sep, s->get1, sep, s->bytes, sep, s->bytes20, md ? " |" : "");
 }
 
 static void record(FILE *jsonl, size_t n, const sweep_layout *l, const wb_sweep *s)
@@ -43,11 +49,12 @@ static void record(FILE *jsonl, size_t n, const sweep_layout *l, const wb_sweep 
         return;
     fprintf(jsonl,
             "{\"bench\":\"world_blocks\",\"series\":\"%s\",\"block_bytes\":%u,\"n\":%zu,"
-            "\"iterate_over_raw\":%.4f,\"update_over_raw\":%.4f,\"spawn_ns\":%.3f,"
+            "\"iterate_over_raw\":%.4f,\"iterate_over_raw_cold\":%.4f,"
+            "\"update_over_raw\":%.4f,\"update_over_raw_cold\":%.4f,\"spawn_ns\":%.3f,"
             "\"move_pair_ns\":%.3f,\"get1_ns\":%.3f,\"bytes_per_entity\":%.3f,"
             "\"bytes_20\":%.0f}\n",
-            l->series, l->layout.block_bytes, n, s->iterate, s->update, s->spawn, s->move_pair,
-            s->get1, s->bytes, s->bytes20);
+            l->series, l->layout.block_bytes, n, s->iterate, s->iterate_cold, s->update,
+            s->update_cold, s->spawn, s->move_pair, s->get1, s->bytes, s->bytes20);
 }
 
 static int on_path(const char *program)
@@ -117,9 +124,9 @@ int main(void)
         seed_update_sweep(sizes[i], passes, l, N_LAYOUTS, results[i]);
         scenarios_sweep((uint32_t)sizes[i], passes, l, N_LAYOUTS, results[i]);
     }
-    printf("| layout | block KiB | n | iterate / raw | update / raw | spawn ns | move_pair ns "
-           "| get1 ns | bytes / entity | bytes, 20 entities |\n"
-           "|---|---|---|---|---|---|---|---|---|---|\n");
+    printf("| layout | block KiB | n | iterate / raw | cold | update / raw | cold | spawn ns "
+           "| move_pair ns | get1 ns | bytes / entity | bytes, 20 entities |\n"
+           "|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (int i = 0; i < n_sizes; ++i)
         for (int k = 0; k < N_LAYOUTS; ++k) {
             print_row(stdout, 1, sizes[i], &layouts[k], &results[i][k]);

@@ -8,9 +8,10 @@
  *   get3       half the entities also have Data: Position, Velocity, and Data where present
  *   move_pair  remove Position and add it back: {P,V} -> {V} -> {P,V}, two moves per entity
  *   iterate    a query over (Position, Velocity), p += v * dt, on a fixed {P,V} and a chunked
- *              one with the default 16 KiB blocks and with 256 KiB blocks, against the raw loop
+ *              one with the default blocks and with equal 16 KiB blocks (the layout before
+ *              blocks grew), against the raw loop
  * and the bytes per entity of n P,V entities, counted by the allocator beyond those of an empty
- * world, fixed and chunked. */
+ * world, fixed and chunked, and the block bytes of a 20-entity chunked {P,V}. */
 #include <string.h>
 #include <dod/world.h>
 #include "world_bench.h"
@@ -33,8 +34,10 @@ static dod_world *make_world(uint32_t pv_capacity, wb_layout layout, const dod_a
     dod_world_desc d = ecs_desc();
     dod_archetype_desc arch[3];
     memcpy(arch, d.archetypes, sizeof arch);
-    for (int k = 0; k < 3; ++k)
+    for (int k = 0; k < 3; ++k) {
         arch[k].block_bytes = layout.block_bytes;
+        arch[k].first_block_bytes = layout.first_block_bytes;
+    }
     arch[DOD_AID(ecs, pv)].capacity = pv_capacity;
     d.archetypes = arch;
     d.alloc = alloc;
@@ -124,9 +127,9 @@ static void ops_pass(uint32_t n, wb_layout layout, dod_entity *ids, const dod_wo
 }
 
 /* ---- iterate: the query loop over a fixed and chunked {P,V}, against the raw loop ---- */
-enum { IT_FIXED, IT_CHUNKED, IT_CHUNKED_256K, N_IT_WORLDS };
+enum { IT_FIXED, IT_CHUNKED, IT_CHUNKED_16K, N_IT_WORLDS };
 static const char *const it_names[N_IT_WORLDS + 1] = { "world_fixed", "world_chunked",
-                                                       "world_chunked_256k", "raw" };
+                                                       "world_chunked_16k", "raw" };
 
 typedef struct iterate_run {
     int n_worlds; /* variants 0 .. n_worlds - 1 are worlds, variant n_worlds the raw loop */
@@ -170,9 +173,11 @@ static int sync_rows(const dod_world *w, const position *p, const velocity *v, i
 
 /* The iterate loop over n_worlds worlds of n {P,V} entities (world k: {P,V} fixed at
  * capacity[k] rows, or chunked with blocks layout[k] when it is 0) and the raw loop, run
- * alternately; every world ends equal to raw. t[k][p]: world k's pass p, raw's t[n_worlds]. */
+ * alternately (prepare, NULL or wb_evict_caches, before each run); every world ends equal to
+ * raw. t[k][p]: world k's pass p, raw's t[n_worlds]. */
 static void iterate_compare(uint32_t n, int passes, int n_worlds, const uint32_t *capacity,
-                            const wb_layout *layout, double t[][WB_MAX_PASSES])
+                            const wb_layout *layout, wb_run_fn prepare,
+                            double t[][WB_MAX_PASSES])
 {
     iterate_run r;
     r.n_worlds = n_worlds;
@@ -192,7 +197,7 @@ static void iterate_compare(uint32_t n, int passes, int n_worlds, const uint32_t
         wb_check(dod_query_init(&r.q[k], r.w[k], all, 2, NULL, 0), "iterate query");
         sync_rows(r.w[k], r.p, r.v, 1);
     }
-    wb_alternate(n_worlds + 1, passes, NULL, run_iterate, &r, t);
+    wb_alternate(n_worlds + 1, passes, prepare, run_iterate, &r, t);
     for (int k = 0; k < n_worlds; ++k) {
         wb_require(sync_rows(r.w[k], r.p, r.v, 0), "iterate: world positions differ from raw");
         dod_world_destroy(r.w[k]);
@@ -205,9 +210,9 @@ static void iterate_compare(uint32_t n, int passes, int n_worlds, const uint32_t
 static void iterate_bench(uint32_t n, int passes, double ratio[N_IT_WORLDS])
 {
     const uint32_t capacity[N_IT_WORLDS] = { 1, 0, 0 };
-    const wb_layout layout[N_IT_WORLDS] = { { 0 }, { 0 }, { 262144u } };
+    const wb_layout layout[N_IT_WORLDS] = { { 0 }, { 0 }, { 16384u, 16384u } };
     double t[N_IT_WORLDS + 1][WB_MAX_PASSES], mn[N_IT_WORLDS + 1];
-    iterate_compare(n, passes, N_IT_WORLDS, capacity, layout, t);
+    iterate_compare(n, passes, N_IT_WORLDS, capacity, layout, NULL, t);
     for (int k = 0; k <= N_IT_WORLDS; ++k)
         mn[k] = wb_emit("iterate", it_names[k], n, n, t[k], passes);
     for (int k = 0; k < N_IT_WORLDS; ++k)
@@ -228,6 +233,13 @@ static size_t world_bytes(uint32_t n, int fixed, wb_layout layout)
     dod_world_destroy(w);
     wb_require(c.live_bytes == 0 && c.allocs == c.frees, "the world leaked");
     return bytes;
+}
+
+/* The block bytes a 20-entity chunked {P,V} archetype holds: what its world holds beyond an
+ * empty one, less the entity index's first 64 slots. */
+static size_t small_archetype_bytes(wb_layout layout)
+{
+    return world_bytes(20, 0, layout) - world_bytes(0, 0, layout) - 64 * sizeof(uint64_t);
 }
 
 void scenarios_bench(size_t n_, int passes, int targets)
@@ -253,15 +265,19 @@ void scenarios_bench(size_t n_, int passes, int targets)
     size_t empty = world_bytes(0, 0, default_layout);
     double fixed = (double)(world_bytes(n, 1, default_layout) - empty) / n;
     double chunked = (double)(world_bytes(n, 0, default_layout) - empty) / n;
+    double small = (double)small_archetype_bytes(default_layout);
     printf("  an empty world holds %zu bytes\n", empty);
     wb_emit_bytes("world_fixed", n, fixed);
     wb_emit_bytes("world_chunked", n, chunked);
+    printf("  ratio iterate world_chunked_16k (equal 16 KiB blocks, the layout before) / raw "
+           "%.3f\n",
+           ratio[IT_CHUNKED_16K]);
 
     wb_target("iterate world_fixed / raw", n, ratio[IT_FIXED], 0, 1.1);
     wb_target("iterate world_chunked / raw", n, ratio[IT_CHUNKED], 0, 1.1);
-    wb_target("iterate world_chunked_256k / raw", n, ratio[IT_CHUNKED_256K], 0, 1.1);
     if (!targets)
         return;
+    wb_target("chunked 20-entity block bytes", 20, small, 0, 16384);
     wb_target("spawn ns/entity", n, mn[OP_SPAWN], 0, 20);
     wb_target("spawn_n ns/entity", n, mn[OP_SPAWN_N], 0, 4);
     wb_target("despawn ns/entity", n, mn[OP_DESPAWN], 0, 20);
@@ -271,17 +287,21 @@ void scenarios_bench(size_t n_, int passes, int targets)
               (double)(sizeof(position) + sizeof(velocity) + 16));
 }
 
-/* The sweep's scenarios: iterate, then spawn, move_pair and get1 (every op of a pass on one
- * layout's worlds, the layouts in turn), then the bytes. */
+/* The sweep's scenarios: iterate (each layout against raw, warm then cold), then spawn,
+ * move_pair and get1 (every op of a pass on one layout's worlds, the layouts in turn), then
+ * the bytes. */
 void scenarios_sweep(uint32_t n, int passes, const wb_layout *layouts, int n_layouts,
                      wb_sweep *out)
 {
-    uint32_t capacity[WB_MAX_LAYOUTS] = { 0 };
-    double t_it[WB_MAX_LAYOUTS + 1][WB_MAX_PASSES];
-    iterate_compare(n, passes, n_layouts, capacity, layouts, t_it);
-    double raw = bench_min(t_it[n_layouts], passes);
+    const uint32_t chunked = 0;
     for (int k = 0; k < n_layouts; ++k)
-        out[k].iterate = bench_min(t_it[k], passes) / raw;
+        for (int cold = 0; cold < 2; ++cold) {
+            double t_it[2][WB_MAX_PASSES];
+            iterate_compare(n, passes, 1, &chunked, &layouts[k], cold ? wb_evict_caches : NULL,
+                            t_it);
+            double ratio = bench_min(t_it[0], passes) / bench_min(t_it[1], passes);
+            *(cold ? &out[k].iterate_cold : &out[k].iterate) = ratio;
+        }
 
     double t[WB_MAX_LAYOUTS][N_OPS][WB_MAX_PASSES];
     dod_entity *ids = (dod_entity *)wb_alloc(n * sizeof(dod_entity));
@@ -302,7 +322,6 @@ void scenarios_sweep(uint32_t n, int passes, const wb_layout *layouts, int n_lay
         out[k].move_pair = bench_min(t[k][OP_MOVE_PAIR], passes) * 1e6 / n;
         out[k].get1 = bench_min(t[k][OP_GET1], passes) * 1e6 / n;
         out[k].bytes = (double)(world_bytes(n, 0, layouts[k]) - empty) / n;
-        /* beyond the empty world: the blocks and the entity index's first 64 slots */
-        out[k].bytes20 = (double)(world_bytes(20, 0, layouts[k]) - empty - 64 * sizeof(uint64_t));
+        out[k].bytes20 = (double)small_archetype_bytes(layouts[k]);
     }
 }

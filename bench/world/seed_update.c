@@ -47,6 +47,7 @@ static dod_world *make_world(const seed_population *s, int chunked, wb_layout la
     for (int t = 0; t < SEED_TYPES; ++t) {
         arch[t].capacity = chunked || !arch[t].capacity ? 0u : (uint32_t)s->count[t];
         arch[t].block_bytes = layout.block_bytes;
+        arch[t].first_block_bytes = layout.first_block_bytes;
     }
     d.archetypes = arch;
     dod_world *w = NULL;
@@ -184,17 +185,16 @@ void seed_update_bench(size_t n, int passes)
 
 typedef struct sweep_run {
     seed_population *s;
-    int n_worlds; /* variants 0 .. n_worlds - 1 are worlds, variant n_worlds the raw loop */
-    dod_world *world[WB_MAX_LAYOUTS];
+    dod_world *world;
 } sweep_run;
 
 static void run_sweep(void *ctx, int v)
 {
     sweep_run *r = (sweep_run *)ctx;
-    if (v == r->n_worlds)
+    if (v == 1)
         raw_update(r->s);
     else
-        world_update(r->world[v]);
+        world_update(r->world);
 }
 
 void seed_update_sweep(size_t n, int passes, const wb_layout *layouts, int n_layouts,
@@ -202,18 +202,16 @@ void seed_update_sweep(size_t n, int passes, const wb_layout *layouts, int n_lay
 {
     seed_population s;
     seed_population_init(&s, n);
-    sweep_run r;
-    r.s = &s;
-    r.n_worlds = n_layouts;
-    for (int k = 0; k < n_layouts; ++k)
-        r.world[k] = make_world(&s, 1, layouts[k]);
-    double t[WB_MAX_LAYOUTS + 1][WB_MAX_PASSES];
-    wb_alternate(n_layouts + 1, passes, NULL, run_sweep, &r, t);
-    double raw = bench_min(t[n_layouts], passes);
     for (int k = 0; k < n_layouts; ++k) {
-        out[k].update = bench_min(t[k], passes) / raw;
-        wb_require(world_matches(r.world[k], &s), "sweep: world positions differ from raw");
-        dod_world_destroy(r.world[k]);
+        sweep_run r = { &s, make_world(&s, 1, layouts[k]) };
+        for (int cold = 0; cold < 2; ++cold) {
+            double t[2][WB_MAX_PASSES];
+            wb_alternate(2, passes, cold ? wb_evict_caches : NULL, run_sweep, &r, t);
+            double ratio = bench_min(t[0], passes) / bench_min(t[1], passes);
+            *(cold ? &out[k].update_cold : &out[k].update) = ratio;
+        }
+        wb_require(world_matches(r.world, &s), "sweep: world positions differ from raw");
+        dod_world_destroy(r.world);
     }
     seed_population_free(&s);
 }
