@@ -40,6 +40,8 @@ static inline void set_end(dod__world_arch *a)
     a->end_loc = (uint64_t)b << a->place->shift;
     a->end_scale = dod__world_block_scale(a, b);
     a->end_cap = dod__world_block_cap(a, b);
+    for (uint32_t k = 0; k < a->n_cols; ++k)
+        a->cols[k].end_offset = a->cols[k].offset << a->end_scale;
 }
 
 /* Append a row to a (room reserved): its block (the end block, of scale a->end_scale) and
@@ -66,11 +68,9 @@ static inline void remove_row(dod_world *w, dod__world_arch *a, unsigned char *b
     uint32_t last_row = a->tail - 1;
     if ((a->end_loc | last_row) != loc) {
         unsigned char *last = a->end_block;
-        uint32_t last_scale = a->end_scale;
         for (const dod__world_col *c = a->cols, *end = c + a->n_cols; c != end; ++c)
             dod__copy_elem(dod__world_elem(block, c->offset, scale, row, c->size),
-                           dod__world_elem(last, c->offset, last_scale, last_row, c->size),
-                           c->size);
+                           last + c->end_offset + (size_t)last_row * c->size, c->size);
         dod_entity moved = dod__world_ids(last)[last_row];
         dod__world_ids(block)[row] = moved;
         uint64_t *s = &w->head.slots[(uint32_t)moved.bits];
@@ -153,7 +153,7 @@ dod_status dod_world_spawn(dod_world *w, uint32_t archetype, dod_entity *out)
         return st;
     const dod__world_arch *a = &w->arch[archetype];
     for (uint32_t k = 0; k < a->n_cols; ++k)
-        dod__zero_elem(dod__world_cell(a, block, a->end_scale, k, row), a->cols[k].size);
+        dod__zero_elem(dod__world_end_cell(a, k, row), a->cols[k].size);
     return DOD_OK;
 }
 
@@ -187,8 +187,7 @@ dod_status dod_world_spawn_n(dod_world *w, uint32_t archetype, uint32_t n, dod_e
         a->n_rows += run - 1; /* push_row counted the first */
         a->tail += run - 1;
         for (uint32_t k = 0; k < a->n_cols; ++k)
-            memset(dod__world_cell(a, block, a->end_scale, k, row), 0,
-                   (size_t)run * a->cols[k].size);
+            memset(dod__world_end_cell(a, k, row), 0, (size_t)run * a->cols[k].size);
         dod_entity *ids = dod__world_ids(block) + row;
         uint32_t i = 0;
         for (; i < run && w->free_head != DOD__WORLD_NO_SLOT; ++i) { /* freed slots first */
@@ -261,14 +260,14 @@ dod_status dod_world_move(dod_world *w, dod_entity e, uint32_t archetype)
         dod__world_slot_make(dod__world_slot_gen(slot), archetype, push_row(dst, &block, &row));
     dod__world_ids(block)[row] = e;
     uint64_t src_loc = dod__world_slot_loc(slot);
-    uint32_t src_row, src_scale, scale = dst->end_scale;
+    uint32_t src_row, src_scale;
     unsigned char *src_block = locate(src, src_loc, &src_row, &src_scale);
     /* Each column of the new archetype: the old one's column of that component (its field
      * table, one entry per component; offset 0: it has none), or zeroes. */
     const dod__world_field *fields = src->place->fields;
     for (const dod__world_col *c = dst->cols, *end = c + dst->n_cols; c != end; ++c) {
         size_t size = c->size, at = fields[c->comp].offset;
-        unsigned char *to = dod__world_elem(block, c->offset, scale, row, size);
+        unsigned char *to = block + c->end_offset + (size_t)row * size;
         if (at)
             dod__copy_elem(to, dod__world_elem(src_block, at, src_scale, src_row, size), size);
         else

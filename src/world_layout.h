@@ -27,9 +27,12 @@
 #define DOD__WORLD_FIXED_SHIFT 32
 
 typedef struct dod__world_col { /* a column of an archetype */
-    size_t offset;               /* from a block's start */
+    size_t offset;               /* from block 0's start (block b's: << its scale) */
     size_t size;                 /* of an element */
     size_t comp;                 /* its component: the index into field tables */
+    size_t end_offset;           /* from the end block's start: push and remove, which use
+                                    the end block for every row they add or move, read this
+                                    rather than scale `offset` (set with the end block) */
 } dod__world_col;
 
 typedef struct dod__world_arch {
@@ -150,11 +153,11 @@ static inline unsigned char *dod__world_column(const dod__world_arch *a, uint32_
     return dod__world_col_in(a, a->place->blocks[b], dod__world_block_scale(a, b), col);
 }
 
-/* The address of row `row` of column `col` in `block`, of scale `scale`. */
-static inline unsigned char *dod__world_cell(const dod__world_arch *a, unsigned char *block,
-                                             uint32_t scale, uint32_t col, uint32_t row)
+/* The address of row `row` of column `col` in the end block of a. */
+static inline unsigned char *dod__world_end_cell(const dod__world_arch *a, uint32_t col,
+                                                 uint32_t row)
 {
-    return dod__world_col_in(a, block, scale, col) + (size_t)row * a->cols[col].size;
+    return a->end_block + a->cols[col].end_offset + (size_t)row * a->cols[col].size;
 }
 
 /* The entity-id column of a block (offset 0). */
