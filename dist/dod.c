@@ -5839,17 +5839,10 @@ static inline uint32_t dod__world_block_rows(const dod__world_arch *a, uint32_t 
     return b + 1 < a->n_open ? dod__world_block_cap(a, b) : a->tail;
 }
 
-/* Column `col` (desc order) of `block`, a block of a whose scale is `scale`. */
-static inline unsigned char *dod__world_col_in(const dod__world_arch *a, unsigned char *block,
-                                               uint32_t scale, uint32_t col)
-{
-    return block + (a->cols[col].offset << scale);
-}
-
 /* Column `col` (desc order) of block b of a (b < a->n_blocks). */
 static inline unsigned char *dod__world_column(const dod__world_arch *a, uint32_t b, uint32_t col)
 {
-    return dod__world_col_in(a, a->place->blocks[b], dod__world_block_scale(a, b), col);
+    return a->place->blocks[b] + (a->cols[col].offset << dod__world_block_scale(a, b));
 }
 
 /* The address of row `row` of column `col` in the end block of a. */
