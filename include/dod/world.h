@@ -11,8 +11,11 @@
  *     about first_block_bytes (16 KiB by default), each next block twice the rows of the one
  *     before, up to the largest that fits block_bytes (4 MiB by default), and every block
  *     after that is as large (docs/world.md, "Blocks": a loop streams over large blocks as
- *     over one array, where equal 16 KiB blocks cost it 1.6 - 3x). Blocks are allocated in
- *     order, so the blocks' bytes, the spare's included, never exceed memory_cap.
+ *     over one array, where equal 16 KiB blocks cost it 1.3 - 2.9x on the benchmark's VM).
+ *     Blocks are allocated in order, so the blocks' bytes, the spare's included, never
+ *     exceed memory_cap. Changed from equal blocks of block_bytes (16 KiB by default): the
+ *     default block_bytes (now the largest block), first_block_bytes (new, at the desc's
+ *     end), the rows per block and the cap's meaning (bytes, no longer a number of blocks).
  * Rows stay dense: despawn moves the archetype's last row into the hole. Rows never move when
  * an archetype grows, so a component pointer stays valid until its entity is despawned or
  * moved, or until a despawn or move swaps the archetype's last row into another place.
