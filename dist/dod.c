@@ -5731,7 +5731,12 @@ dod_status dod_table_sort_by(dod_table *t, uint32_t col, dod_table_cmp cmp, void
  *                the next free slot, DOD__WORLD_NO_SLOT at the end  (free)
  * so a lookup is one load and a shift and mask, never a division. A fixed archetype has one
  * block and shift 32 (the location is the row). The parts a lookup reads (the world's head,
- * the archetypes' places) are declared in dod/world.h for its inline dod_world_get. */
+ * the archetypes' places) are declared in dod/world.h for its inline dod_world_get.
+ *
+ * Blocks: block b of an archetype is block 0 scaled by 2^s, s = min(b, place->max_scale): s
+ * times block 0's rows and bytes, each column at block 0's offset << s. Other code reaches a
+ * block's size and columns through dod__world_block_cap, dod__world_block_bytes and
+ * dod__world_column below, never through the fields. */
 #ifndef DOD_WORLD_LAYOUT_H
 #define DOD_WORLD_LAYOUT_H
 
@@ -5744,33 +5749,38 @@ dod_status dod_table_sort_by(dod_table *t, uint32_t col, dod_table_cmp cmp, void
 #define DOD__WORLD_FIXED_SHIFT 32
 
 typedef struct dod__world_col { /* a column of an archetype */
-    size_t offset;               /* from a block's start */
+    size_t offset;               /* from block 0's start (block b's: << its scale) */
     size_t size;                 /* of an element */
     size_t comp;                 /* its component: the index into field tables */
+    size_t end_offset;           /* from the end block's start: push and remove, which use
+                                    the end block for every row they add or move, read this
+                                    rather than scale `offset` (set with the end block) */
 } dod__world_col;
 
 typedef struct dod__world_arch {
     dod__world_place *place; /* its entry of head.places (dod/world.h reads them): blocks,
-                                fields, shift. The block list has n_blocks blocks: n_open
-                                opened, then maybe one spare; it is &first_block until it
-                                outgrows one entry */
+                                fields, shift, max_scale. The block list has n_blocks blocks:
+                                n_open opened, then maybe one spare; it is &first_block until
+                                it outgrows one entry */
     uint32_t n_rows;         /* live rows */
-    uint32_t rows_per_block; /* a fixed archetype: its capacity */
+    uint32_t rows0;          /* rows of block 0 (a fixed archetype: its capacity) */
     uint32_t n_open;         /* blocks 0 .. n_open - 1 hold the rows: all full but the last,
                                 the end block, which holds `tail`. When the archetype empties,
                                 block 0 stays open with tail 0 (dod__world_used_blocks is 0),
                                 so a row coming and going there does not reopen it */
-    uint32_t tail;           /* rows in the end block; rows_per_block when no block is open,
-                                so "tail is full" means "open the next block" */
+    uint32_t tail;           /* rows in the end block; end_cap (0) when no block is open, so
+                                "tail is full" means "open the next block" */
+    uint32_t end_cap;        /* rows the end block holds (0 when none is open) */
+    uint32_t end_scale;      /* its scale */
     unsigned char *end_block; /* the end block (n_open > 0), and the location of its row 0: */
     uint64_t end_loc;         /* push and remove read these, not the block list */
     uint32_t n_cols;         /* components */
     uint32_t n_blocks;       /* blocks allocated: n_open, or n_open + 1 with a spare */
-    uint64_t rows_held;      /* n_blocks * rows_per_block: rows that fit without allocating */
+    uint64_t rows_held;      /* the rows blocks 0 .. n_blocks - 1 hold: room without allocating */
     uint32_t blocks_cap;     /* entries of the block list */
     uint32_t max_blocks;     /* the memory cap (and the location bits) in blocks */
     int fixed;
-    size_t block_bytes;      /* bytes of each block */
+    size_t bytes0;           /* bytes of block 0 */
     unsigned char *first_block;
     uint64_t comp_bits[DOD_WORLD_MAX_COMPONENTS / 64];     /* the components it has */
     dod__world_col cols[DOD_WORLD_MAX_ARCHETYPE_COMPONENTS]; /* in the desc's order */
@@ -5838,17 +5848,41 @@ static inline uint32_t dod__world_used_blocks(const dod__world_arch *a)
     return a->n_rows ? a->n_open : 0;
 }
 
+/* The scale of block b of a: it is block 0 scaled by 2^scale. */
+static inline uint32_t dod__world_block_scale(const dod__world_arch *a, uint32_t b)
+{
+    return dod__world_scale(a->place, b);
+}
+
+/* Rows block b of a can hold. */
+static inline uint32_t dod__world_block_cap(const dod__world_arch *a, uint32_t b)
+{
+    return a->rows0 << dod__world_block_scale(a, b);
+}
+
+/* Bytes of block b of a: its allocation's size. */
+static inline size_t dod__world_block_bytes(const dod__world_arch *a, uint32_t b)
+{
+    return a->bytes0 << dod__world_block_scale(a, b);
+}
+
 /* Rows in block b of a (b < dod__world_used_blocks(a)). */
 static inline uint32_t dod__world_block_rows(const dod__world_arch *a, uint32_t b)
 {
-    return b + 1 < a->n_open ? a->rows_per_block : a->tail;
+    return b + 1 < a->n_open ? dod__world_block_cap(a, b) : a->tail;
 }
 
-/* The address of row `row` of column `col` in `block`. */
-static inline unsigned char *dod__world_cell(const dod__world_arch *a, unsigned char *block,
-                                             uint32_t col, uint32_t row)
+/* Column `col` (desc order) of block b of a (b < a->n_blocks). */
+static inline unsigned char *dod__world_column(const dod__world_arch *a, uint32_t b, uint32_t col)
 {
-    return block + a->cols[col].offset + (size_t)row * a->cols[col].size;
+    return a->place->blocks[b] + (a->cols[col].offset << dod__world_block_scale(a, b));
+}
+
+/* The address of row `row` of column `col` in the end block of a. */
+static inline unsigned char *dod__world_end_cell(const dod__world_arch *a, uint32_t col,
+                                                 uint32_t row)
+{
+    return a->end_block + a->cols[col].end_offset + (size_t)row * a->cols[col].size;
 }
 
 /* The entity-id column of a block (offset 0). */
@@ -5882,6 +5916,16 @@ void dod__world_iter_rows(dod_world_iter *it, const dod_world *w, uint32_t arche
                           uint32_t block, uint32_t first_row, uint32_t n);
 
 /* Storage (world_storage.c). */
+
+/* Rows blocks 0 .. k - 1 of a hold together (k <= a->max_blocks). */
+uint64_t dod__world_rows_upto(const dod__world_arch *a, uint64_t k);
+/* Bytes of blocks 0 .. k - 1 of a (k <= a->n_blocks: blocks that exist). */
+size_t dod__world_bytes_upto(const dod__world_arch *a, uint32_t k);
+/* The most blocks of a (from block 0 on) whose bytes are at most cap. */
+uint64_t dod__world_blocks_within(const dod__world_arch *a, size_t cap);
+
+/* The fewest blocks of a (from block 0 on) that hold `rows` rows. */
+uint64_t dod__world_blocks_for_rows(const dod__world_arch *a, uint64_t rows);
 
 /* Make room for n more rows at the end of a: the spare block, then new blocks (and a longer
  * block list) allocated before anything changes; on failure nothing changed.
@@ -5954,7 +5998,8 @@ static size_t block_bytes_for(const dod__world_arch *a, uint32_t rows, dod__worl
     return total;
 }
 
-/* Rows of a chunked block: the most that fit, a multiple of 16 when that is 16 or more. */
+/* Rows of an equal chunked block: the most that fit, a multiple of 16 when that is 16 or
+ * more. */
 static uint32_t rows_that_fit(const dod__world_arch *a, size_t block_bytes)
 {
     size_t row = sizeof(dod_entity);
@@ -5966,6 +6011,55 @@ static uint32_t rows_that_fit(const dod__world_arch *a, size_t block_bytes)
     while (rows > 0 && block_bytes_for(a, rows, NULL) > block_bytes)
         --rows;
     return rows >= 16 ? rows & ~15u : rows;
+}
+
+/* The fewest rows for which every column of a, the ids too, is a whole number of 64-byte
+ * lines (8, 16, 32 or 64): then block 0 needs no padding between its columns, and a block
+ * of 2^s times its rows has every column at 2^s times its offset. */
+static uint32_t line_granule(const dod__world_arch *a)
+{
+    uint32_t g = 64 / sizeof(dod_entity);
+    for (uint32_t k = 0; k < a->n_cols; ++k) {
+        uint32_t need = 64;
+        for (size_t size = a->cols[k].size; need > 1 && size % 2 == 0; size /= 2)
+            need /= 2;
+        if (need > g)
+            g = need;
+    }
+    return g;
+}
+
+/* Growing blocks within block_bytes `ceiling`: block 0's rows (0 when even block 1 would not
+ * fit the ceiling) and, in *max_scale, the scale of the largest block. Block 0's rows are a
+ * multiple of the line granule (and of 16 when `first` holds 16 rows), at most first / row
+ * (the granule when that is less); among those, the pair whose largest block holds the most
+ * rows within the ceiling, and the fewest doublings among equals. */
+static uint32_t growing_rows(const dod__world_arch *a, size_t first, size_t ceiling,
+                             uint32_t *max_scale)
+{
+    size_t row = sizeof(dod_entity);
+    for (uint32_t k = 0; k < a->n_cols; ++k)
+        if (!dod__add(row, a->cols[k].size, &row))
+            return 0;
+    uint32_t g = line_granule(a), unit = g < 16 ? 16 : g;
+    if (first / row < unit)
+        unit = g;
+    size_t r0_max = first / row / unit * unit;
+    if (r0_max == 0)
+        r0_max = g; /* block 0 larger than first: a granule of rows */
+    size_t rows_ceiling = ceiling / row, best = 0;
+    uint32_t best_r0 = 0;
+    for (uint32_t s = 1; s < 32 && (rows_ceiling >> s) >= unit; ++s) {
+        size_t r0 = (rows_ceiling >> s) / unit * unit;
+        if (r0 > r0_max)
+            r0 = r0_max;
+        if ((r0 << s) > best) {
+            best = r0 << s;
+            best_r0 = (uint32_t)r0;
+            *max_scale = s;
+        }
+    }
+    return best_r0;
 }
 
 /* Check one archetype desc and lay it out into *a (which the caller zeroed). */
@@ -5986,27 +6080,35 @@ static dod_status layout_archetype(const dod_world_desc *d, const dod_archetype_
     a->n_cols = ad->n_components;
     a->fixed = ad->capacity > 0;
     if (a->fixed) {
-        a->rows_per_block = ad->capacity;
-        a->block_bytes = block_bytes_for(a, ad->capacity, a->cols);
-        DOD__REFUSE_IF(a->block_bytes == 0, DOD_E_OVERFLOW);
+        a->rows0 = ad->capacity;
+        a->bytes0 = block_bytes_for(a, ad->capacity, a->cols);
+        DOD__REFUSE_IF(a->bytes0 == 0, DOD_E_OVERFLOW);
         a->max_blocks = 1;
         a->place->shift = DOD__WORLD_FIXED_SHIFT;
         a->place->row_mask = UINT32_MAX;
-        a->tail = a->rows_per_block;
         return DOD_OK;
     }
-    a->block_bytes = ad->block_bytes ? ad->block_bytes : DOD_WORLD_BLOCK_BYTES;
-    a->rows_per_block = rows_that_fit(a, a->block_bytes);
-    DOD__REFUSE_IF(a->rows_per_block == 0, DOD_E_INVALID); /* a row wider than a block */
-    a->tail = a->rows_per_block;
-    (void)block_bytes_for(a, a->rows_per_block, a->cols);
-    while ((1u << a->place->shift) < a->rows_per_block)
+    size_t ceiling = ad->block_bytes ? ad->block_bytes : DOD_WORLD_BLOCK_BYTES;
+    size_t first = ad->first_block_bytes ? ad->first_block_bytes : DOD_WORLD_FIRST_BLOCK_BYTES;
+    uint32_t max_scale = 0;
+    a->rows0 = first < ceiling ? growing_rows(a, first, ceiling, &max_scale) : 0;
+    if (a->rows0) {
+        a->place->max_scale = max_scale;
+        a->bytes0 = block_bytes_for(a, a->rows0, a->cols); /* rows0 rows exactly: no padding */
+    } else { /* equal blocks */
+        a->rows0 = rows_that_fit(a, ceiling);
+        DOD__REFUSE_IF(a->rows0 == 0, DOD_E_INVALID); /* a row wider than a block */
+        a->bytes0 = ceiling;
+        (void)block_bytes_for(a, a->rows0, a->cols);
+    }
+    uint32_t largest = a->rows0 << a->place->max_scale;
+    while ((1u << a->place->shift) < largest)
         a->place->shift++;
     a->place->row_mask = (1u << a->place->shift) - 1;
     /* A location has DOD__WORLD_LOC_BITS bits: block << shift | row. */
     uint64_t max_blocks = 1ull << (DOD__WORLD_LOC_BITS - a->place->shift);
-    if (ad->memory_cap && ad->memory_cap / a->block_bytes < max_blocks)
-        max_blocks = ad->memory_cap / a->block_bytes;
+    if (ad->memory_cap && dod__world_blocks_within(a, ad->memory_cap) < max_blocks)
+        max_blocks = dod__world_blocks_within(a, ad->memory_cap);
     a->max_blocks = max_blocks < UINT32_MAX ? (uint32_t)max_blocks : UINT32_MAX;
     return DOD_OK;
 }
@@ -6042,7 +6144,7 @@ static uint32_t fixed_slots(const dod_world *w)
     uint64_t n = 0;
     for (uint32_t i = 0; i < w->n_archetypes; ++i)
         if (w->arch[i].fixed)
-            n += w->arch[i].rows_per_block;
+            n += w->arch[i].rows0;
     return n < DOD__WORLD_MAX_SLOTS ? (uint32_t)n : DOD__WORLD_MAX_SLOTS;
 }
 
@@ -6063,7 +6165,7 @@ static void prefault(dod_world *w)
 {
     for (uint32_t i = 0; i < w->n_archetypes; ++i)
         if (w->arch[i].fixed)
-            touch_pages(w->arch[i].place->blocks[0], w->arch[i].block_bytes);
+            touch_pages(w->arch[i].place->blocks[0], dod__world_block_bytes(&w->arch[i], 0));
     touch_pages((unsigned char *)w->head.slots, (size_t)w->slot_cap * sizeof *w->head.slots);
 }
 
@@ -6125,7 +6227,7 @@ dod_status dod_world_create(dod_world **out, const dod_world_desc *desc)
     /* Every fixed archetype's block now, and the entity index for all of their rows. */
     for (uint32_t i = 0; i < w->n_archetypes && st == DOD_OK; ++i)
         if (w->arch[i].fixed)
-            st = dod__world_reserve_rows(w, &w->arch[i], w->arch[i].rows_per_block);
+            st = dod__world_reserve_rows(w, &w->arch[i], w->arch[i].rows0);
     uint64_t *slots = NULL;
     uint32_t slot_cap = 0;
     if (st == DOD_OK)
@@ -6165,7 +6267,7 @@ size_t dod_world_bytes(const dod_world *w)
     size_t total = w->bytes + (size_t)w->slot_cap * sizeof(uint64_t);
     for (uint32_t i = 0; i < w->n_archetypes; ++i) {
         const dod__world_arch *a = &w->arch[i];
-        total += (size_t)a->n_blocks * a->block_bytes;
+        total += dod__world_bytes_upto(a, a->n_blocks);
         if (a->place->blocks != &a->first_block)
             total += (size_t)a->blocks_cap * sizeof(unsigned char *);
     }
@@ -6619,14 +6721,14 @@ static inline void apply_row_removed(apply_state *ap, uint32_t arch)
 static void apply_spawn(apply_state *ap, const dod__cmd *c, dod_entity *out)
 {
     unsigned char *block;
-    uint32_t row;
-    dod_status st = dod__world_spawn_row(ap->w, c->id, out, &block, &row);
+    uint32_t row, scale;
+    dod_status st = dod__world_spawn_row(ap->w, c->id, out, &block, &row, &scale);
     DOD_ASSERT(st == DOD_OK); /* reserved */
     (void)st;
     const dod__world_arch *a = &ap->w->arch[c->id];
     const unsigned char *value = dod__cmd_payload(c);
     for (uint32_t k = 0; k < a->n_cols; ++k) {
-        unsigned char *to = dod__world_cell(a, block, k, row);
+        unsigned char *to = dod__world_end_cell(a, k, row);
         if (c->payload) {
             dod__copy_elem(to, value, a->cols[k].size);
             value += a->cols[k].size;
@@ -6748,8 +6850,7 @@ dod_status dod_world_apply(dod_world *w, dod_cmds *buffers, uint32_t n_buffers,
 /* 1 when archetype a can hold `rows` rows (its capacity or memory cap allows their blocks). */
 static int plan_rows_fit(const dod__world_arch *a, uint64_t rows)
 {
-    return rows <= UINT32_MAX &&
-           (rows + a->rows_per_block - 1) / a->rows_per_block <= a->max_blocks;
+    return rows <= UINT32_MAX && dod__world_blocks_for_rows(a, rows) <= a->max_blocks;
 }
 
 /* The bound: rows[a] = a's rows now plus every spawn and move into a; *spawns = every spawn.
@@ -7005,9 +7106,12 @@ uint64_t dod__world_declaration_of(const dod_world_desc *d)
         if (a->capacity)
             continue; /* a fixed archetype ignores block_bytes and memory_cap */
         uint64_t block = a->block_bytes ? a->block_bytes : DOD_WORLD_BLOCK_BYTES;
+        uint64_t first = a->first_block_bytes ? a->first_block_bytes
+                         : block < DOD_WORLD_FIRST_BLOCK_BYTES ? block
+                                                               : DOD_WORLD_FIRST_BLOCK_BYTES;
         h = declaration_mix(h, block);
-        /* the cap as the blocks it admits (what create keeps); no cap is all ones */
-        h = declaration_mix(h, a->memory_cap ? (uint64_t)a->memory_cap / block : UINT64_MAX);
+        h = declaration_mix(h, first);
+        h = declaration_mix(h, a->memory_cap ? (uint64_t)a->memory_cap : UINT64_MAX);
     }
     return h;
 }
@@ -7050,14 +7154,20 @@ static void release_slot(dod_world *w, uint32_t index)
 /* Block n_open - 1 is a's end block (n_open > 0). */
 static inline void set_end(dod__world_arch *a)
 {
-    a->end_block = a->place->blocks[a->n_open - 1];
-    a->end_loc = (uint64_t)(a->n_open - 1) << a->place->shift;
+    uint32_t b = a->n_open - 1;
+    a->end_block = a->place->blocks[b];
+    a->end_loc = (uint64_t)b << a->place->shift;
+    a->end_scale = dod__world_block_scale(a, b);
+    a->end_cap = dod__world_block_cap(a, b);
+    for (uint32_t k = 0; k < a->n_cols; ++k)
+        a->cols[k].end_offset = a->cols[k].offset << a->end_scale;
 }
 
-/* Append a row to a (room reserved): its block and row; returns its location. */
+/* Append a row to a (room reserved): its block (the end block, of scale a->end_scale) and
+ * row; returns its location. */
 static inline uint64_t push_row(dod__world_arch *a, unsigned char **block, uint32_t *row)
 {
-    if (a->tail == a->rows_per_block) {
+    if (a->tail == a->end_cap) {
         a->n_open++;
         a->tail = 0;
         set_end(a);
@@ -7068,18 +7178,18 @@ static inline uint64_t push_row(dod__world_arch *a, unsigned char **block, uint3
     return a->end_loc | *row;
 }
 
-/* Swap-remove a's row at location loc, row `row` of `block`: the last row moves into it and
- * its entity's slot follows. An end block left empty becomes the spare (an older spare is
- * freed), but block 0, which stays open. */
+/* Swap-remove a's row at location loc, row `row` of `block` (of scale `scale`): the last row
+ * moves into it and its entity's slot follows. An end block left empty becomes the spare (an
+ * older spare is freed), but block 0, which stays open. */
 static inline void remove_row(dod_world *w, dod__world_arch *a, unsigned char *block,
-                              uint32_t row, uint64_t loc)
+                              uint32_t scale, uint32_t row, uint64_t loc)
 {
     uint32_t last_row = a->tail - 1;
     if ((a->end_loc | last_row) != loc) {
         unsigned char *last = a->end_block;
         for (const dod__world_col *c = a->cols, *end = c + a->n_cols; c != end; ++c)
-            dod__copy_elem(block + c->offset + (size_t)row * c->size,
-                           last + c->offset + (size_t)last_row * c->size, c->size);
+            dod__copy_elem(dod__world_elem(block, c->offset, scale, row, c->size),
+                           last + c->end_offset + (size_t)last_row * c->size, c->size);
         dod_entity moved = dod__world_ids(last)[last_row];
         dod__world_ids(block)[row] = moved;
         uint64_t *s = &w->head.slots[(uint32_t)moved.bits];
@@ -7090,8 +7200,8 @@ static inline void remove_row(dod_world *w, dod__world_arch *a, unsigned char *b
     if (--a->tail == 0) {
         if (a->n_open > 1) {
             a->n_open--;
-            a->tail = a->rows_per_block;
             set_end(a);
+            a->tail = a->end_cap;
         }
         if (a->n_blocks > dod__world_used_blocks(a) + 1 && !w->keep_blocks)
             dod__world_trim_blocks(w, a);
@@ -7132,7 +7242,8 @@ static inline dod_status make_room(dod_world *w, dod__world_arch *a, uint32_t n_
 
 /* Append a row to `archetype` (checked by the caller, so its refusals name the public call)
  * for a new entity, its components not written yet: makes room, takes a slot, stores the
- * handle in the id column and in *out (when not NULL), and gives the row's block and row. */
+ * handle in the id column and in *out (when not NULL), and gives the row's block and row (the
+ * block is the archetype's end block, of scale end_scale). */
 static inline dod_status spawn_row(dod_world *w, uint32_t archetype, dod_entity *out,
                                    unsigned char **block, uint32_t *row)
 {
@@ -7162,16 +7273,19 @@ dod_status dod_world_spawn(dod_world *w, uint32_t archetype, dod_entity *out)
         return st;
     const dod__world_arch *a = &w->arch[archetype];
     for (uint32_t k = 0; k < a->n_cols; ++k)
-        dod__zero_elem(dod__world_cell(a, block, k, row), a->cols[k].size);
+        dod__zero_elem(dod__world_end_cell(a, k, row), a->cols[k].size);
     return DOD_OK;
 }
 
 dod_status dod__world_spawn_row(dod_world *w, uint32_t archetype, dod_entity *out,
-                                unsigned char **block, uint32_t *row)
+                                unsigned char **block, uint32_t *row, uint32_t *scale)
 {
     DOD__REFUSE_IF(!w, DOD_E_INVALID);
     DOD__REFUSE_IF(archetype >= w->n_archetypes, DOD_E_RANGE);
-    return spawn_row(w, archetype, out, block, row);
+    dod_status st = spawn_row(w, archetype, out, block, row);
+    if (st == DOD_OK)
+        *scale = w->arch[archetype].end_scale;
+    return st;
 }
 
 /* Append n > 0 rows to `archetype` (checked by the caller) for n new entities, all or
@@ -7191,13 +7305,13 @@ static dod_status spawn_many(dod_world *w, uint32_t archetype, uint32_t n, dod_e
         uint64_t loc = push_row(a, &block, &row);
         if (done == 0)
             *first = loc;
-        uint32_t run = a->rows_per_block - row;
+        uint32_t run = a->end_cap - row;
         if (run > n - done)
             run = n - done;
         a->n_rows += run - 1; /* push_row counted the first */
         a->tail += run - 1;
         for (uint32_t k = 0; zero && k < a->n_cols; ++k)
-            memset(dod__world_cell(a, block, k, row), 0, (size_t)run * a->cols[k].size);
+            memset(dod__world_end_cell(a, k, row), 0, (size_t)run * a->cols[k].size);
         dod_entity *ids = dod__world_ids(block) + row;
         uint32_t i = 0;
         for (; i < run && w->free_head != DOD__WORLD_NO_SLOT; ++i) { /* freed slots first */
@@ -7249,11 +7363,14 @@ dod_status dod__world_spawn_rows(dod_world *w, uint32_t archetype, uint32_t n, d
     return st;
 }
 
-/* The block of a location of a, and its row in *row. */
-static inline unsigned char *locate(const dod__world_arch *a, uint64_t loc, uint32_t *row)
+/* The block of a location of a, its row in *row and its scale in *scale. */
+static inline unsigned char *locate(const dod__world_arch *a, uint64_t loc, uint32_t *row,
+                                    uint32_t *scale)
 {
+    size_t b = (size_t)(loc >> a->place->shift);
     *row = (uint32_t)loc & a->place->row_mask;
-    return a->place->blocks[loc >> a->place->shift];
+    *scale = dod__world_scale(a->place, b);
+    return a->place->blocks[b];
 }
 
 dod_status dod_world_despawn(dod_world *w, dod_entity e)
@@ -7264,9 +7381,9 @@ dod_status dod_world_despawn(dod_world *w, dod_entity e)
         return DOD__FAIL(DOD_E_NOT_FOUND, "e is not alive in w");
     dod__world_arch *a = &w->arch[dod__world_slot_arch(*s)];
     uint64_t loc = dod__world_slot_loc(*s);
-    uint32_t row;
-    unsigned char *block = locate(a, loc, &row);
-    remove_row(w, a, block, row, loc);
+    uint32_t row, scale;
+    unsigned char *block = locate(a, loc, &row, &scale);
+    remove_row(w, a, block, scale, row, loc);
     release_slot(w, (uint32_t)e.bits);
     return DOD_OK;
 }
@@ -7293,20 +7410,20 @@ dod_status dod_world_move(dod_world *w, dod_entity e, uint32_t archetype)
         dod__world_slot_make(dod__world_slot_gen(slot), archetype, push_row(dst, &block, &row));
     dod__world_ids(block)[row] = e;
     uint64_t src_loc = dod__world_slot_loc(slot);
-    uint32_t src_row;
-    unsigned char *src_block = locate(src, src_loc, &src_row);
+    uint32_t src_row, src_scale;
+    unsigned char *src_block = locate(src, src_loc, &src_row, &src_scale);
     /* Each column of the new archetype: the old one's column of that component (its field
      * table, one entry per component; offset 0: it has none), or zeroes. */
     const dod__world_field *fields = src->place->fields;
     for (const dod__world_col *c = dst->cols, *end = c + dst->n_cols; c != end; ++c) {
         size_t size = c->size, at = fields[c->comp].offset;
-        unsigned char *to = block + c->offset + (size_t)row * size;
+        unsigned char *to = block + c->end_offset + (size_t)row * size;
         if (at)
-            dod__copy_elem(to, src_block + at + (size_t)src_row * size, size);
+            dod__copy_elem(to, dod__world_elem(src_block, at, src_scale, src_row, size), size);
         else
             dod__zero_elem(to, size);
     }
-    remove_row(w, src, src_block, src_row, src_loc);
+    remove_row(w, src, src_block, src_scale, src_row, src_loc);
     return DOD_OK;
 }
 
@@ -7389,10 +7506,10 @@ static void prefetch_next(const dod__world_arch *a, uint32_t b)
 {
     if (b + 1 >= dod__world_used_blocks(a))
         return;
-    const unsigned char *next = a->place->blocks[b + 1];
     for (uint32_t k = 0; k < a->n_cols; ++k) {
-        DOD__PREFETCH(next + a->cols[k].offset);
-        DOD__PREFETCH(next + a->cols[k].offset + 64);
+        const unsigned char *column = dod__world_column(a, b + 1, k);
+        DOD__PREFETCH(column);
+        DOD__PREFETCH(column + 64);
     }
 }
 
@@ -7403,6 +7520,7 @@ static void enter_rows(dod_world_iter *it, uint32_t i, uint32_t b, uint32_t firs
     it->archetype = i;
     it->block = b;
     it->first_row = first_row;
+    it->scale = dod__world_block_scale(a, b);
     it->base = a->place->blocks[b];
     it->fields = a->place->fields;
     it->n = n;
@@ -7465,12 +7583,11 @@ uint32_t dod_world_block(const dod_world *w, uint32_t archetype, uint32_t block,
     if (!w || archetype >= w->n_archetypes || block >= dod__world_used_blocks(&w->arch[archetype]))
         return 0;
     const dod__world_arch *a = &w->arch[archetype];
-    unsigned char *base = a->place->blocks[block];
     prefetch_next(a, block);
     if (columns) {
-        columns[0] = base;
+        columns[0] = a->place->blocks[block];
         for (uint32_t k = 0; k < a->n_cols; ++k)
-            columns[1 + k] = base + a->cols[k].offset;
+            columns[1 + k] = dod__world_column(a, block, k);
     }
     return dod__world_block_rows(a, block);
 }
@@ -7892,6 +8009,47 @@ uint32_t dod_schedule_phase_of(const dod_schedule *s, uint32_t system)
 /* The world's memory: archetype blocks (reserved before a change, trimmed after one) and the
  * entity index's growth. */
 
+/* Blocks 0 .. k - 1 of a in block 0's: block b is 2^min(b, max_scale) of them. */
+static uint64_t units_upto(const dod__world_arch *a, uint64_t k)
+{
+    uint32_t m = a->place->max_scale;
+    if (k <= m)
+        return (1ull << k) - 1;
+    return ((1ull << m) - 1) + ((k - m) << m);
+}
+
+uint64_t dod__world_rows_upto(const dod__world_arch *a, uint64_t k)
+{
+    return a->rows0 * units_upto(a, k);
+}
+
+size_t dod__world_bytes_upto(const dod__world_arch *a, uint32_t k)
+{
+    return a->bytes0 * (size_t)units_upto(a, k);
+}
+
+uint64_t dod__world_blocks_within(const dod__world_arch *a, size_t cap)
+{
+    uint32_t m = a->place->max_scale;
+    size_t used = 0;
+    for (uint32_t b = 0; b < m; ++b) { /* the growing blocks */
+        if (cap - used < a->bytes0 << b)
+            return b;
+        used += a->bytes0 << b;
+    }
+    return m + (cap - used) / (a->bytes0 << m);
+}
+
+uint64_t dod__world_blocks_for_rows(const dod__world_arch *a, uint64_t rows)
+{
+    uint32_t m = a->place->max_scale;
+    uint64_t held = 0, b = 0;
+    for (; b < m && held < rows; ++b)
+        held += (uint64_t)a->rows0 << b;
+    uint64_t largest = (uint64_t)a->rows0 << m;
+    return held >= rows ? b : b + (rows - held + largest - 1) / largest;
+}
+
 /* The block list entries a needs for `blocks` blocks, after doubling (from 8). */
 static uint32_t grown_list(const dod__world_arch *a, uint32_t blocks)
 {
@@ -7908,9 +8066,9 @@ dod_status dod__world_prepare_rows(dod_world *w, dod__world_arch *a, uint32_t n,
     room->list_cap = a->blocks_cap;
     room->blocks = a->n_blocks;
     uint64_t rows = (uint64_t)a->n_rows + n;
-    uint64_t need = (rows + a->rows_per_block - 1) / a->rows_per_block;
-    if (need <= a->n_blocks)
+    if (rows <= a->rows_held)
         return DOD_OK;
+    uint64_t need = dod__world_blocks_for_rows(a, rows);
     DOD__REFUSE_IF(need > a->max_blocks, DOD_E_FULL);
     uint32_t blocks = (uint32_t)need;
     unsigned char **list = a->place->blocks;
@@ -7927,10 +8085,10 @@ dod_status dod__world_prepare_rows(dod_world *w, dod__world_arch *a, uint32_t n,
     /* New blocks go in the list's unused entries: the world does not see them until n_blocks
      * moves, so a failure half-way only frees them again. */
     for (uint32_t b = a->n_blocks; b < blocks; ++b) {
-        list[b] = (unsigned char *)dod__alloc(&w->alloc, a->block_bytes);
+        list[b] = (unsigned char *)dod__alloc(&w->alloc, dod__world_block_bytes(a, b));
         if (!list[b]) {
             while (b-- > a->n_blocks)
-                dod__free(&w->alloc, list[b], a->block_bytes);
+                dod__free(&w->alloc, list[b], dod__world_block_bytes(a, b));
             if (list != a->place->blocks)
                 dod__free(&w->alloc, list, list_cap * sizeof *list);
             return DOD__FAIL(DOD_E_NOMEM, "allocating a block");
@@ -7951,14 +8109,14 @@ void dod__world_install_rows(dod_world *w, dod__world_arch *a, const dod__world_
         a->blocks_cap = room->list_cap;
     }
     a->n_blocks = room->blocks;
-    a->rows_held = (uint64_t)room->blocks * a->rows_per_block;
+    a->rows_held = dod__world_rows_upto(a, room->blocks);
 }
 
 void dod__world_discard_rows(dod_world *w, const dod__world_arch *a,
                              const dod__world_rows_room *room)
 {
     for (uint32_t b = a->n_blocks; b < room->blocks; ++b)
-        dod__free(&w->alloc, room->list[b], a->block_bytes);
+        dod__free(&w->alloc, room->list[b], dod__world_block_bytes(a, b));
     if (room->list != a->place->blocks)
         dod__free(&w->alloc, room->list, room->list_cap * sizeof *room->list);
 }
@@ -7981,15 +8139,15 @@ void dod__world_free_blocks_past(dod_world *w, dod__world_arch *a, uint32_t keep
 {
     while (a->n_blocks > keep) {
         a->n_blocks--;
-        dod__free(&w->alloc, a->place->blocks[a->n_blocks], a->block_bytes);
+        dod__free(&w->alloc, a->place->blocks[a->n_blocks], dod__world_block_bytes(a, a->n_blocks));
     }
-    a->rows_held = (uint64_t)a->n_blocks * a->rows_per_block;
+    a->rows_held = dod__world_rows_upto(a, a->n_blocks);
 }
 
 void dod__world_free_blocks(dod_world *w, dod__world_arch *a)
 {
     for (uint32_t b = 0; b < a->n_blocks; ++b)
-        dod__free(&w->alloc, a->place->blocks[b], a->block_bytes);
+        dod__free(&w->alloc, a->place->blocks[b], dod__world_block_bytes(a, b));
     if (a->place->blocks != &a->first_block)
         dod__free(&w->alloc, a->place->blocks, a->blocks_cap * sizeof *a->place->blocks);
 }

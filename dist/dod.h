@@ -1551,9 +1551,16 @@ DOD_API dod_status dod_reduce_rows(const dod_csr *groups, const void *values, si
  * the entity-id column and one column per component, each starting on a 64-byte line.
  *   - A fixed archetype (capacity > 0, the seed's SemiDynamicArray) is one block of
  *     `capacity` rows allocated by dod_world_create; a spawn past it is DOD_E_FULL.
- *   - A chunked archetype (capacity 0) is a list of blocks of exactly block_bytes, allocated as
- *     rows fill them and given back as they empty (one empty spare is kept), at most
- *     floor(memory_cap / block_bytes) of them.
+ *   - A chunked archetype (capacity 0) is a list of blocks allocated as rows fill them and
+ *     given back as they empty (one empty spare is kept). Its blocks grow: block 0 holds
+ *     about first_block_bytes (16 KiB by default), each next block twice the rows of the one
+ *     before, up to the largest that fits block_bytes (4 MiB by default), and every block
+ *     after that is as large (docs/world.md, "Blocks": a loop streams over large blocks as
+ *     over one array, where equal 16 KiB blocks cost it 1.3 - 2.9x on the benchmark's VM).
+ *     Blocks are allocated in order, so the blocks' bytes, the spare's included, never
+ *     exceed memory_cap. Changed from equal blocks of block_bytes (16 KiB by default): the
+ *     default block_bytes (now the largest block), first_block_bytes (new, at the desc's
+ *     end), the rows per block and the cap's meaning (bytes, no longer a number of blocks).
  * Rows stay dense: despawn moves the archetype's last row into the hole. Rows never move when
  * an archetype grows, so a component pointer stays valid until its entity is despawned or
  * moved, or until a despawn or move swaps the archetype's last row into another place.
@@ -1592,8 +1599,12 @@ extern "C" {
 #define DOD_WORLD_MAX_COMPONENTS 256
 /* The most components one archetype has. */
 #define DOD_WORLD_MAX_ARCHETYPE_COMPONENTS 64
-/* The block size of a chunked archetype whose desc says 0. */
-#define DOD_WORLD_BLOCK_BYTES 16384u
+/* The most bytes a block of a chunked archetype holds when its desc says 0: the size its
+ * blocks grow to. */
+#define DOD_WORLD_BLOCK_BYTES 4194304u
+/* The bytes of a chunked archetype's first block when its desc says 0 (or block_bytes when
+ * that is smaller). */
+#define DOD_WORLD_FIRST_BLOCK_BYTES 16384u
 
 typedef struct dod_entity {
     uint64_t bits; /* bits == 0 is the null entity */
@@ -1614,8 +1625,14 @@ typedef struct dod_archetype_desc {
     uint32_t capacity;           /* > 0: fixed capacity, the seed's SemiDynamicArray: every block
                                     this archetype will ever use is allocated by dod_world_create,
                                     and a spawn past capacity fails with DOD_E_FULL. 0: chunked */
-    uint32_t block_bytes;        /* chunked: bytes per block, 0 = DOD_WORLD_BLOCK_BYTES */
-    size_t memory_cap;           /* chunked: the most bytes its blocks may hold, 0 = no cap */
+    uint32_t block_bytes;        /* chunked: the most bytes of a block, the size blocks grow to;
+                                    0 = DOD_WORLD_BLOCK_BYTES */
+    size_t memory_cap;           /* chunked: the most bytes its blocks (the spare too) may hold,
+                                    0 = no cap */
+    uint32_t first_block_bytes;  /* chunked: the bytes of block 0, where the growth starts;
+                                    0 = DOD_WORLD_FIRST_BLOCK_BYTES or block_bytes, the smaller.
+                                    first_block_bytes >= block_bytes: equal blocks, all
+                                    block_bytes (the layout before blocks grew) */
 } dod_archetype_desc;
 
 /* dod_world_desc.flags: create writes to every page of what it allocates, each fixed
@@ -1640,16 +1657,26 @@ typedef struct dod_world dod_world; /* opaque */
  * the world, the block list of every chunked archetype, the one block of every fixed
  * archetype (align_up(8 * capacity) + the sum of align_up(size * capacity) bytes, 64-byte
  * lines), and an entity index sized for the sum of the fixed capacities. A zeroed desc makes
- * an empty world (no archetypes). Rows per block of a chunked archetype: the most rows for
- * which every column, the ids too, fits in block_bytes starting on a 64-byte line, rounded
- * down to a multiple of 16 when that is 16 or more.
+ * an empty world (no archetypes). The rows of a chunked archetype's blocks (R = 8 bytes for
+ * the id + the component sizes, a row's bytes; g = the fewest rows for which every column,
+ * the ids too, is a whole number of 64-byte lines: 8, 16, 32 or 64):
+ *   - growing blocks (first_block_bytes < block_bytes): block b holds r0 << min(b, k) rows
+ *     in exactly (r0 << min(b, k)) * R bytes, columns back to back. r0, a multiple of g (of
+ *     16 too when first_block_bytes holds 16 rows), is at most first_block_bytes / R rows,
+ *     or g rows when first_block_bytes holds fewer (the first block is then larger than
+ *     asked); r0 and k are chosen so that the largest block, (r0 << k) * R bytes, is the
+ *     largest such block within block_bytes (so block 0 may be as small as about half
+ *     first_block_bytes). When even block 1 would not fit block_bytes, the blocks are equal:
+ *   - equal blocks (first_block_bytes >= block_bytes, or no room to grow): every block is
+ *     block_bytes and holds the most rows for which every column starts on a 64-byte line
+ *     and fits, rounded down to a multiple of 16 when that is 16 or more.
  * With DOD_WORLD_PREFAULT in desc->flags, create also writes a byte every 4096 of the fixed
  * blocks and of the entity index, so their pages are mapped before the first spawn.
  * Errors (*w left as it was, nothing leaked):
  *   DOD_E_INVALID   w or desc NULL; a flag other than DOD_WORLD_PREFAULT; components or
  *                   archetypes NULL with a count > 0; a component breaking the element rule;
  *                   an archetype's components NULL with n_components > 0, or a component
- *                   repeated in it; a chunked block that cannot hold one row
+ *                   repeated in it; a chunked archetype whose block_bytes cannot hold one row
  *   DOD_E_RANGE     more than DOD_WORLD_MAX_COMPONENTS components or DOD_WORLD_MAX_ARCHETYPES
  *                   archetypes; an archetype with more than DOD_WORLD_MAX_ARCHETYPE_COMPONENTS
  *                   components; a component id >= n_components
@@ -1664,14 +1691,16 @@ DOD_API dod_status dod_world_create(dod_world **w, const dod_world_desc *desc);
 DOD_API void dod_world_destroy(dod_world *w);
 
 /* Append a row to `archetype`, every component zero bytes, and store its handle in *out
- * (out NULL: the entity is made all the same, its handle not stored). Takes a free slot of the entity index (the most recently freed first) or a new one.
- * Allocates only when the archetype's last block is full and no spare block is kept (one
+ * (out NULL: the entity is made all the same, its handle not stored). Takes a free slot of
+ * the entity index (the most recently freed first) or a new one.
+ * Allocates only when the archetype's last block is full and no spare block is kept (the next
  * block; and, every time the block list doubles, the list), or when the entity index is full
  * (the index grows by half). Moves no row: pointers stay valid; iterators in progress may or
  * may not see the new row.
  * Errors (world unchanged, *out untouched): DOD_E_INVALID (w NULL), DOD_E_RANGE
  * (archetype >= n_archetypes), DOD_E_FULL (a fixed archetype at capacity, or a chunked one
- * needing a block past its memory cap), DOD_E_OVERFLOW (2^32 - 1 slots), DOD_E_NOMEM. */
+ * needing a block that would take its blocks' bytes past its memory cap), DOD_E_OVERFLOW
+ * (2^32 - 1 slots), DOD_E_NOMEM. */
 DOD_API dod_status dod_world_spawn(dod_world *w, uint32_t archetype, dod_entity *out);
 
 /* Spawn n entities of `archetype` at once, components zeroed. out: n handles, or NULL; the n
@@ -1683,9 +1712,11 @@ DOD_API dod_status dod_world_spawn_n(dod_world *w, uint32_t archetype, uint32_t 
                                      dod_entity *out);
 
 /* Remove e: the archetype's last row moves into e's row (its entity keeps its handle) and e
- * never resolves again. When the archetype's last block empties it is kept as the spare, and
- * an older spare is freed. Invalidates pointers to e's components and to those of the entity
- * that was in the archetype's last row, and every iterator of the world.
+ * never resolves again. When the archetype's last block holding rows empties it is kept as
+ * the spare (the next spawn fills it again) and the block after it, an older spare, is freed:
+ * the blocks kept are always blocks 0 .. m - 1 for some m, at most one of them empty (block 0
+ * when the archetype is empty). Invalidates pointers to e's components and to those of the
+ * entity that was in the archetype's last row, and every iterator of the world.
  * Errors (world unchanged): DOD_E_INVALID (w NULL), DOD_E_NOT_FOUND (e null, stale, forged
  * or from another world). */
 DOD_API dod_status dod_world_despawn(dod_world *w, dod_entity e);
@@ -1737,8 +1768,9 @@ DOD_API uint32_t dod_world_count(const dod_world *w, uint32_t archetype);
  * rows, or w is NULL or the archetype unknown) and, when it is > 0 and columns is not NULL,
  * stores columns[0] = the block's entity ids (dod_entity) and columns[1 + k] = the column of
  * the archetype's k-th component in its desc order (1 + n_components pointers, each 64-byte
- * aligned, n elements). Blocks 0 .. last hold rows; every one but the last is full. O(number
- * of columns). The typed layer's P_<archetype>_block is this. */
+ * aligned, n elements). Blocks 0 .. last hold rows; every one but the last is full (blocks of
+ * a chunked archetype differ in size: see dod_world_create). O(number of columns). The typed
+ * layer's P_<archetype>_block is this. */
 DOD_API uint32_t dod_world_block(const dod_world *w, uint32_t archetype, uint32_t block,
                                  void **columns);
 
@@ -1774,6 +1806,8 @@ typedef struct dod_world_iter {
     uint32_t block;              /* the current block's number in its archetype */
     uint32_t first_row;          /* of the block: n rows from here on (a system's task may
                                     cover part of a block) */
+    uint32_t scale;              /* the block's columns are at the field table's offsets
+                                    << scale (dod__world_place) */
     uint64_t matched[DOD_WORLD_MAX_ARCHETYPES / 64]; /* the query's archetypes */
 } dod_world_iter;
 
@@ -1796,10 +1830,11 @@ DOD_API void *dod_world_field(const dod_world_iter *it, uint32_t component);
 
 /* Private, for the typed layer's spawn: as dod_world_spawn, but the components are left as
  * they are, for the caller to write, every one, before any other call: the new row is row
- * *row of *block, and component c's element lies at *block + dod__world_fields(w,
- * archetype)[c].offset + *row * its size. */
+ * *row of *block, whose scale is *scale, and component c's element lies at
+ * dod__world_elem(*block, dod__world_fields(w, archetype)[c].offset, *scale, *row, its
+ * size). */
 DOD_API dod_status dod__world_spawn_row(dod_world *w, uint32_t archetype, dod_entity *out,
-                                        unsigned char **block, uint32_t *row);
+                                        unsigned char **block, uint32_t *row, uint32_t *scale);
 
 /* Private, for the typed layer's bulk spawns: as dod_world_spawn_n, but the components are
  * left as they are, for the caller to write, every one, before any other call: the n new
@@ -1813,13 +1848,17 @@ DOD_API dod_status dod__world_spawn_rows(dod_world *w, uint32_t archetype, uint3
 /* Private, for the inline lookups below; the layout may change in any release.
  * Every dod_world starts with a dod__world_head, which points at one dod__world_place per
  * archetype. A slot of the entity index: generation (DOD__WORLD_GEN_BITS), archetype (8 bits),
- * then from DOD__WORLD_LOC_SHIFT on the location, block << shift | row in block. */
+ * then from DOD__WORLD_LOC_SHIFT on the location, block << shift | row in block.
+ * Block b of an archetype is block 0 scaled by 2^s, s = min(b, max_scale): s times the rows,
+ * and each column at its offset in block 0 << s (block 0 has no padding between columns when
+ * max_scale > 0, so the columns scale exactly; a fixed archetype and equal blocks have
+ * max_scale 0). */
 #define DOD__WORLD_GEN_BITS 16
 #define DOD__WORLD_GEN_MASK 0xFFFFu /* also the last live generation */
 #define DOD__WORLD_LOC_SHIFT 24
 typedef struct dod__world_field { /* where a component lives in an archetype's blocks */
-    size_t offset;                /* of its column from the block's start; 0 (the id column's):
-                                     the archetype lacks the component */
+    size_t offset;                /* of its column from block 0's start (block b's: << its
+                                     scale); 0 (the id column's): the archetype lacks it */
     size_t size;                  /* of an element */
 } dod__world_field;
 
@@ -1828,6 +1867,7 @@ typedef struct dod__world_place {
     const dod__world_field *fields; /* one per component of the world */
     uint32_t row_mask;              /* (1 << shift) - 1: a location's row in its block */
     uint32_t shift;                 /* a location is block << shift | row in block */
+    uint32_t max_scale;             /* block b's scale is min(b, max_scale) */
 } dod__world_place;
 
 typedef struct dod__world_head {
@@ -1843,6 +1883,19 @@ typedef struct dod__world_head {
 static inline const dod__world_field *dod__world_fields(const dod_world *w, uint32_t archetype)
 {
     return ((const dod__world_head *)(const void *)w)->places[archetype].fields;
+}
+
+/* The scale of block b of the archetype at p. */
+static inline uint32_t dod__world_scale(const dod__world_place *p, size_t b)
+{
+    return b < p->max_scale ? (uint32_t)b : p->max_scale;
+}
+
+/* The element in row `row` of the column at `offset` (in block 0) of a block of that scale. */
+static inline unsigned char *dod__world_elem(unsigned char *block, size_t offset, uint32_t scale,
+                                             size_t row, size_t size)
+{
+    return block + (offset << scale) + row * size;
 }
 
 /* The slot of e when e is alive in the world of h, else NULL. */
@@ -1872,8 +1925,9 @@ static inline void *dod__world_get_sized(const dod_world *w, dod_entity e, uint3
     if (f->offset == 0)
         return NULL;
     uint64_t loc = *s >> DOD__WORLD_LOC_SHIFT;
-    size_t row = (uint32_t)loc & p->row_mask;
-    return p->blocks[(size_t)(loc >> p->shift)] + f->offset + row * (size ? size : f->size);
+    size_t row = (uint32_t)loc & p->row_mask, b = (size_t)(loc >> p->shift);
+    return dod__world_elem(p->blocks[b], f->offset, dod__world_scale(p, b), row,
+                           size ? size : f->size);
 }
 
 #define dod_world_get(w, e, component) dod__world_get_sized((w), (e), (component), 0)
@@ -1883,7 +1937,8 @@ static inline void *dod__world_field_at(const dod_world_iter *it, uint32_t compo
     if (!it || !it->base || component >= it->n_components)
         return NULL;
     const dod__world_field *f = &it->fields[component];
-    return f->offset ? it->base + f->offset + (size_t)it->first_row * f->size : NULL;
+    return f->offset ? dod__world_elem(it->base, f->offset, it->scale, it->first_row, f->size)
+                     : NULL;
 }
 
 #define dod_world_field(it, component) dod__world_field_at((it), (component))
@@ -2054,12 +2109,14 @@ static inline void *dod__world_field_at(const dod_world_iter *it, uint32_t compo
     static const uint32_t dod__w_comps_##name[] = { F(DOD__W_CID_LOCAL) UINT32_MAX };
 #define DOD__W_ADESC(name, F, cap)                                                             \
     { #name, dod__w_comps_##name,                                                              \
-      (uint32_t)(sizeof dod__w_comps_##name / sizeof(uint32_t) - 1u), (uint32_t)(cap), 0u, 0u },
+      (uint32_t)(sizeof dod__w_comps_##name / sizeof(uint32_t) - 1u), (uint32_t)(cap), 0u, 0u, \
+      0u },
 #define DOD__W_CONFIG_GET(name, F, cap) c.name = d.archetypes[i++];
 #define DOD__W_CONFIG_PUT(name, F, cap) archs[i++] = cfg->name;
 #define DOD__W_FILL(name) out->name = (DOD__W_T(name) *)cols[k++];
 #define DOD__W_INIT(name)                                                                      \
-    memcpy(block + fields[offsetof(dod__w_cidx, name)].offset + (size_t)row * sizeof init->name, \
+    memcpy(dod__world_elem(block, fields[offsetof(dod__w_cidx, name)].offset, scale, row,         \
+                           sizeof init->name),                                                 \
            &init->name, sizeof init->name);
 /* Bulk spawns: `run` rows of column `name` from row r of block c written with one value, a
  * line's worth of copies of it at a time (64 bytes or more: a loop of plain stores of one
@@ -2164,10 +2221,10 @@ static inline void *dod__world_field_at(const dod_world_iter *it, uint32_t compo
     {                                                                                          \
         typedef P##_cidx dod__w_cidx;                                                          \
         unsigned char *block;                                                                  \
-        uint32_t row;                                                                          \
+        uint32_t row, scale;                                                                   \
         if (!init)                                                                             \
             return dod_world_spawn(w, DOD_AID(P, name), out);                                  \
-        dod_status st = dod__world_spawn_row(w, DOD_AID(P, name), out, &block, &row);          \
+        dod_status st = dod__world_spawn_row(w, DOD_AID(P, name), out, &block, &row, &scale);  \
         if (st == DOD_OK) {                                                                    \
             const dod__world_field *fields = dod__world_fields(w, DOD_AID(P, name));           \
             F(DOD__W_INIT)                                                                     \

@@ -27,7 +27,8 @@ static size_t block_bytes_for(const dod__world_arch *a, uint32_t rows, dod__worl
     return total;
 }
 
-/* Rows of a chunked block: the most that fit, a multiple of 16 when that is 16 or more. */
+/* Rows of an equal chunked block: the most that fit, a multiple of 16 when that is 16 or
+ * more. */
 static uint32_t rows_that_fit(const dod__world_arch *a, size_t block_bytes)
 {
     size_t row = sizeof(dod_entity);
@@ -39,6 +40,55 @@ static uint32_t rows_that_fit(const dod__world_arch *a, size_t block_bytes)
     while (rows > 0 && block_bytes_for(a, rows, NULL) > block_bytes)
         --rows;
     return rows >= 16 ? rows & ~15u : rows;
+}
+
+/* The fewest rows for which every column of a, the ids too, is a whole number of 64-byte
+ * lines (8, 16, 32 or 64): then block 0 needs no padding between its columns, and a block
+ * of 2^s times its rows has every column at 2^s times its offset. */
+static uint32_t line_granule(const dod__world_arch *a)
+{
+    uint32_t g = 64 / sizeof(dod_entity);
+    for (uint32_t k = 0; k < a->n_cols; ++k) {
+        uint32_t need = 64;
+        for (size_t size = a->cols[k].size; need > 1 && size % 2 == 0; size /= 2)
+            need /= 2;
+        if (need > g)
+            g = need;
+    }
+    return g;
+}
+
+/* Growing blocks within block_bytes `ceiling`: block 0's rows (0 when even block 1 would not
+ * fit the ceiling) and, in *max_scale, the scale of the largest block. Block 0's rows are a
+ * multiple of the line granule (and of 16 when `first` holds 16 rows), at most first / row
+ * (the granule when that is less); among those, the pair whose largest block holds the most
+ * rows within the ceiling, and the fewest doublings among equals. */
+static uint32_t growing_rows(const dod__world_arch *a, size_t first, size_t ceiling,
+                             uint32_t *max_scale)
+{
+    size_t row = sizeof(dod_entity);
+    for (uint32_t k = 0; k < a->n_cols; ++k)
+        if (!dod__add(row, a->cols[k].size, &row))
+            return 0;
+    uint32_t g = line_granule(a), unit = g < 16 ? 16 : g;
+    if (first / row < unit)
+        unit = g;
+    size_t r0_max = first / row / unit * unit;
+    if (r0_max == 0)
+        r0_max = g; /* block 0 larger than first: a granule of rows */
+    size_t rows_ceiling = ceiling / row, best = 0;
+    uint32_t best_r0 = 0;
+    for (uint32_t s = 1; s < 32 && (rows_ceiling >> s) >= unit; ++s) {
+        size_t r0 = (rows_ceiling >> s) / unit * unit;
+        if (r0 > r0_max)
+            r0 = r0_max;
+        if ((r0 << s) > best) {
+            best = r0 << s;
+            best_r0 = (uint32_t)r0;
+            *max_scale = s;
+        }
+    }
+    return best_r0;
 }
 
 /* Check one archetype desc and lay it out into *a (which the caller zeroed). */
@@ -59,27 +109,35 @@ static dod_status layout_archetype(const dod_world_desc *d, const dod_archetype_
     a->n_cols = ad->n_components;
     a->fixed = ad->capacity > 0;
     if (a->fixed) {
-        a->rows_per_block = ad->capacity;
-        a->block_bytes = block_bytes_for(a, ad->capacity, a->cols);
-        DOD__REFUSE_IF(a->block_bytes == 0, DOD_E_OVERFLOW);
+        a->rows0 = ad->capacity;
+        a->bytes0 = block_bytes_for(a, ad->capacity, a->cols);
+        DOD__REFUSE_IF(a->bytes0 == 0, DOD_E_OVERFLOW);
         a->max_blocks = 1;
         a->place->shift = DOD__WORLD_FIXED_SHIFT;
         a->place->row_mask = UINT32_MAX;
-        a->tail = a->rows_per_block;
         return DOD_OK;
     }
-    a->block_bytes = ad->block_bytes ? ad->block_bytes : DOD_WORLD_BLOCK_BYTES;
-    a->rows_per_block = rows_that_fit(a, a->block_bytes);
-    DOD__REFUSE_IF(a->rows_per_block == 0, DOD_E_INVALID); /* a row wider than a block */
-    a->tail = a->rows_per_block;
-    (void)block_bytes_for(a, a->rows_per_block, a->cols);
-    while ((1u << a->place->shift) < a->rows_per_block)
+    size_t ceiling = ad->block_bytes ? ad->block_bytes : DOD_WORLD_BLOCK_BYTES;
+    size_t first = ad->first_block_bytes ? ad->first_block_bytes : DOD_WORLD_FIRST_BLOCK_BYTES;
+    uint32_t max_scale = 0;
+    a->rows0 = first < ceiling ? growing_rows(a, first, ceiling, &max_scale) : 0;
+    if (a->rows0) {
+        a->place->max_scale = max_scale;
+        a->bytes0 = block_bytes_for(a, a->rows0, a->cols); /* rows0 rows exactly: no padding */
+    } else { /* equal blocks */
+        a->rows0 = rows_that_fit(a, ceiling);
+        DOD__REFUSE_IF(a->rows0 == 0, DOD_E_INVALID); /* a row wider than a block */
+        a->bytes0 = ceiling;
+        (void)block_bytes_for(a, a->rows0, a->cols);
+    }
+    uint32_t largest = a->rows0 << a->place->max_scale;
+    while ((1u << a->place->shift) < largest)
         a->place->shift++;
     a->place->row_mask = (1u << a->place->shift) - 1;
     /* A location has DOD__WORLD_LOC_BITS bits: block << shift | row. */
     uint64_t max_blocks = 1ull << (DOD__WORLD_LOC_BITS - a->place->shift);
-    if (ad->memory_cap && ad->memory_cap / a->block_bytes < max_blocks)
-        max_blocks = ad->memory_cap / a->block_bytes;
+    if (ad->memory_cap && dod__world_blocks_within(a, ad->memory_cap) < max_blocks)
+        max_blocks = dod__world_blocks_within(a, ad->memory_cap);
     a->max_blocks = max_blocks < UINT32_MAX ? (uint32_t)max_blocks : UINT32_MAX;
     return DOD_OK;
 }
@@ -115,7 +173,7 @@ static uint32_t fixed_slots(const dod_world *w)
     uint64_t n = 0;
     for (uint32_t i = 0; i < w->n_archetypes; ++i)
         if (w->arch[i].fixed)
-            n += w->arch[i].rows_per_block;
+            n += w->arch[i].rows0;
     return n < DOD__WORLD_MAX_SLOTS ? (uint32_t)n : DOD__WORLD_MAX_SLOTS;
 }
 
@@ -136,7 +194,7 @@ static void prefault(dod_world *w)
 {
     for (uint32_t i = 0; i < w->n_archetypes; ++i)
         if (w->arch[i].fixed)
-            touch_pages(w->arch[i].place->blocks[0], w->arch[i].block_bytes);
+            touch_pages(w->arch[i].place->blocks[0], dod__world_block_bytes(&w->arch[i], 0));
     touch_pages((unsigned char *)w->head.slots, (size_t)w->slot_cap * sizeof *w->head.slots);
 }
 
@@ -198,7 +256,7 @@ dod_status dod_world_create(dod_world **out, const dod_world_desc *desc)
     /* Every fixed archetype's block now, and the entity index for all of their rows. */
     for (uint32_t i = 0; i < w->n_archetypes && st == DOD_OK; ++i)
         if (w->arch[i].fixed)
-            st = dod__world_reserve_rows(w, &w->arch[i], w->arch[i].rows_per_block);
+            st = dod__world_reserve_rows(w, &w->arch[i], w->arch[i].rows0);
     uint64_t *slots = NULL;
     uint32_t slot_cap = 0;
     if (st == DOD_OK)
@@ -238,7 +296,7 @@ size_t dod_world_bytes(const dod_world *w)
     size_t total = w->bytes + (size_t)w->slot_cap * sizeof(uint64_t);
     for (uint32_t i = 0; i < w->n_archetypes; ++i) {
         const dod__world_arch *a = &w->arch[i];
-        total += (size_t)a->n_blocks * a->block_bytes;
+        total += dod__world_bytes_upto(a, a->n_blocks);
         if (a->place->blocks != &a->first_block)
             total += (size_t)a->blocks_cap * sizeof(unsigned char *);
     }

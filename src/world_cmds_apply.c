@@ -69,14 +69,14 @@ static inline void apply_row_removed(apply_state *ap, uint32_t arch)
 static void apply_spawn(apply_state *ap, const dod__cmd *c, dod_entity *out)
 {
     unsigned char *block;
-    uint32_t row;
-    dod_status st = dod__world_spawn_row(ap->w, c->id, out, &block, &row);
+    uint32_t row, scale;
+    dod_status st = dod__world_spawn_row(ap->w, c->id, out, &block, &row, &scale);
     DOD_ASSERT(st == DOD_OK); /* reserved */
     (void)st;
     const dod__world_arch *a = &ap->w->arch[c->id];
     const unsigned char *value = dod__cmd_payload(c);
     for (uint32_t k = 0; k < a->n_cols; ++k) {
-        unsigned char *to = dod__world_cell(a, block, k, row);
+        unsigned char *to = dod__world_end_cell(a, k, row);
         if (c->payload) {
             dod__copy_elem(to, value, a->cols[k].size);
             value += a->cols[k].size;

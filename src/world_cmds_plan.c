@@ -9,8 +9,7 @@
 /* 1 when archetype a can hold `rows` rows (its capacity or memory cap allows their blocks). */
 static int plan_rows_fit(const dod__world_arch *a, uint64_t rows)
 {
-    return rows <= UINT32_MAX &&
-           (rows + a->rows_per_block - 1) / a->rows_per_block <= a->max_blocks;
+    return rows <= UINT32_MAX && dod__world_blocks_for_rows(a, rows) <= a->max_blocks;
 }
 
 /* The bound: rows[a] = a's rows now plus every spawn and move into a; *spawns = every spawn.

@@ -30,9 +30,12 @@ uint64_t dod__world_declaration_of(const dod_world_desc *d)
         if (a->capacity)
             continue; /* a fixed archetype ignores block_bytes and memory_cap */
         uint64_t block = a->block_bytes ? a->block_bytes : DOD_WORLD_BLOCK_BYTES;
+        uint64_t first = a->first_block_bytes ? a->first_block_bytes
+                         : block < DOD_WORLD_FIRST_BLOCK_BYTES ? block
+                                                               : DOD_WORLD_FIRST_BLOCK_BYTES;
         h = declaration_mix(h, block);
-        /* the cap as the blocks it admits (what create keeps); no cap is all ones */
-        h = declaration_mix(h, a->memory_cap ? (uint64_t)a->memory_cap / block : UINT64_MAX);
+        h = declaration_mix(h, first);
+        h = declaration_mix(h, a->memory_cap ? (uint64_t)a->memory_cap : UINT64_MAX);
     }
     return h;
 }

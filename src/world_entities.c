@@ -35,14 +35,20 @@ static void release_slot(dod_world *w, uint32_t index)
 /* Block n_open - 1 is a's end block (n_open > 0). */
 static inline void set_end(dod__world_arch *a)
 {
-    a->end_block = a->place->blocks[a->n_open - 1];
-    a->end_loc = (uint64_t)(a->n_open - 1) << a->place->shift;
+    uint32_t b = a->n_open - 1;
+    a->end_block = a->place->blocks[b];
+    a->end_loc = (uint64_t)b << a->place->shift;
+    a->end_scale = dod__world_block_scale(a, b);
+    a->end_cap = dod__world_block_cap(a, b);
+    for (uint32_t k = 0; k < a->n_cols; ++k)
+        a->cols[k].end_offset = a->cols[k].offset << a->end_scale;
 }
 
-/* Append a row to a (room reserved): its block and row; returns its location. */
+/* Append a row to a (room reserved): its block (the end block, of scale a->end_scale) and
+ * row; returns its location. */
 static inline uint64_t push_row(dod__world_arch *a, unsigned char **block, uint32_t *row)
 {
-    if (a->tail == a->rows_per_block) {
+    if (a->tail == a->end_cap) {
         a->n_open++;
         a->tail = 0;
         set_end(a);
@@ -53,18 +59,18 @@ static inline uint64_t push_row(dod__world_arch *a, unsigned char **block, uint3
     return a->end_loc | *row;
 }
 
-/* Swap-remove a's row at location loc, row `row` of `block`: the last row moves into it and
- * its entity's slot follows. An end block left empty becomes the spare (an older spare is
- * freed), but block 0, which stays open. */
+/* Swap-remove a's row at location loc, row `row` of `block` (of scale `scale`): the last row
+ * moves into it and its entity's slot follows. An end block left empty becomes the spare (an
+ * older spare is freed), but block 0, which stays open. */
 static inline void remove_row(dod_world *w, dod__world_arch *a, unsigned char *block,
-                              uint32_t row, uint64_t loc)
+                              uint32_t scale, uint32_t row, uint64_t loc)
 {
     uint32_t last_row = a->tail - 1;
     if ((a->end_loc | last_row) != loc) {
         unsigned char *last = a->end_block;
         for (const dod__world_col *c = a->cols, *end = c + a->n_cols; c != end; ++c)
-            dod__copy_elem(block + c->offset + (size_t)row * c->size,
-                           last + c->offset + (size_t)last_row * c->size, c->size);
+            dod__copy_elem(dod__world_elem(block, c->offset, scale, row, c->size),
+                           last + c->end_offset + (size_t)last_row * c->size, c->size);
         dod_entity moved = dod__world_ids(last)[last_row];
         dod__world_ids(block)[row] = moved;
         uint64_t *s = &w->head.slots[(uint32_t)moved.bits];
@@ -75,8 +81,8 @@ static inline void remove_row(dod_world *w, dod__world_arch *a, unsigned char *b
     if (--a->tail == 0) {
         if (a->n_open > 1) {
             a->n_open--;
-            a->tail = a->rows_per_block;
             set_end(a);
+            a->tail = a->end_cap;
         }
         if (a->n_blocks > dod__world_used_blocks(a) + 1 && !w->keep_blocks)
             dod__world_trim_blocks(w, a);
@@ -117,7 +123,8 @@ static inline dod_status make_room(dod_world *w, dod__world_arch *a, uint32_t n_
 
 /* Append a row to `archetype` (checked by the caller, so its refusals name the public call)
  * for a new entity, its components not written yet: makes room, takes a slot, stores the
- * handle in the id column and in *out (when not NULL), and gives the row's block and row. */
+ * handle in the id column and in *out (when not NULL), and gives the row's block and row (the
+ * block is the archetype's end block, of scale end_scale). */
 static inline dod_status spawn_row(dod_world *w, uint32_t archetype, dod_entity *out,
                                    unsigned char **block, uint32_t *row)
 {
@@ -147,16 +154,19 @@ dod_status dod_world_spawn(dod_world *w, uint32_t archetype, dod_entity *out)
         return st;
     const dod__world_arch *a = &w->arch[archetype];
     for (uint32_t k = 0; k < a->n_cols; ++k)
-        dod__zero_elem(dod__world_cell(a, block, k, row), a->cols[k].size);
+        dod__zero_elem(dod__world_end_cell(a, k, row), a->cols[k].size);
     return DOD_OK;
 }
 
 dod_status dod__world_spawn_row(dod_world *w, uint32_t archetype, dod_entity *out,
-                                unsigned char **block, uint32_t *row)
+                                unsigned char **block, uint32_t *row, uint32_t *scale)
 {
     DOD__REFUSE_IF(!w, DOD_E_INVALID);
     DOD__REFUSE_IF(archetype >= w->n_archetypes, DOD_E_RANGE);
-    return spawn_row(w, archetype, out, block, row);
+    dod_status st = spawn_row(w, archetype, out, block, row);
+    if (st == DOD_OK)
+        *scale = w->arch[archetype].end_scale;
+    return st;
 }
 
 /* Append n > 0 rows to `archetype` (checked by the caller) for n new entities, all or
@@ -176,13 +186,13 @@ static dod_status spawn_many(dod_world *w, uint32_t archetype, uint32_t n, dod_e
         uint64_t loc = push_row(a, &block, &row);
         if (done == 0)
             *first = loc;
-        uint32_t run = a->rows_per_block - row;
+        uint32_t run = a->end_cap - row;
         if (run > n - done)
             run = n - done;
         a->n_rows += run - 1; /* push_row counted the first */
         a->tail += run - 1;
         for (uint32_t k = 0; zero && k < a->n_cols; ++k)
-            memset(dod__world_cell(a, block, k, row), 0, (size_t)run * a->cols[k].size);
+            memset(dod__world_end_cell(a, k, row), 0, (size_t)run * a->cols[k].size);
         dod_entity *ids = dod__world_ids(block) + row;
         uint32_t i = 0;
         for (; i < run && w->free_head != DOD__WORLD_NO_SLOT; ++i) { /* freed slots first */
@@ -234,11 +244,14 @@ dod_status dod__world_spawn_rows(dod_world *w, uint32_t archetype, uint32_t n, d
     return st;
 }
 
-/* The block of a location of a, and its row in *row. */
-static inline unsigned char *locate(const dod__world_arch *a, uint64_t loc, uint32_t *row)
+/* The block of a location of a, its row in *row and its scale in *scale. */
+static inline unsigned char *locate(const dod__world_arch *a, uint64_t loc, uint32_t *row,
+                                    uint32_t *scale)
 {
+    size_t b = (size_t)(loc >> a->place->shift);
     *row = (uint32_t)loc & a->place->row_mask;
-    return a->place->blocks[loc >> a->place->shift];
+    *scale = dod__world_scale(a->place, b);
+    return a->place->blocks[b];
 }
 
 dod_status dod_world_despawn(dod_world *w, dod_entity e)
@@ -249,9 +262,9 @@ dod_status dod_world_despawn(dod_world *w, dod_entity e)
         return DOD__FAIL(DOD_E_NOT_FOUND, "e is not alive in w");
     dod__world_arch *a = &w->arch[dod__world_slot_arch(*s)];
     uint64_t loc = dod__world_slot_loc(*s);
-    uint32_t row;
-    unsigned char *block = locate(a, loc, &row);
-    remove_row(w, a, block, row, loc);
+    uint32_t row, scale;
+    unsigned char *block = locate(a, loc, &row, &scale);
+    remove_row(w, a, block, scale, row, loc);
     release_slot(w, (uint32_t)e.bits);
     return DOD_OK;
 }
@@ -278,20 +291,20 @@ dod_status dod_world_move(dod_world *w, dod_entity e, uint32_t archetype)
         dod__world_slot_make(dod__world_slot_gen(slot), archetype, push_row(dst, &block, &row));
     dod__world_ids(block)[row] = e;
     uint64_t src_loc = dod__world_slot_loc(slot);
-    uint32_t src_row;
-    unsigned char *src_block = locate(src, src_loc, &src_row);
+    uint32_t src_row, src_scale;
+    unsigned char *src_block = locate(src, src_loc, &src_row, &src_scale);
     /* Each column of the new archetype: the old one's column of that component (its field
      * table, one entry per component; offset 0: it has none), or zeroes. */
     const dod__world_field *fields = src->place->fields;
     for (const dod__world_col *c = dst->cols, *end = c + dst->n_cols; c != end; ++c) {
         size_t size = c->size, at = fields[c->comp].offset;
-        unsigned char *to = block + c->offset + (size_t)row * size;
+        unsigned char *to = block + c->end_offset + (size_t)row * size;
         if (at)
-            dod__copy_elem(to, src_block + at + (size_t)src_row * size, size);
+            dod__copy_elem(to, dod__world_elem(src_block, at, src_scale, src_row, size), size);
         else
             dod__zero_elem(to, size);
     }
-    remove_row(w, src, src_block, src_row, src_loc);
+    remove_row(w, src, src_block, src_scale, src_row, src_loc);
     return DOD_OK;
 }
 

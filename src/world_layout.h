@@ -7,7 +7,12 @@
  *                the next free slot, DOD__WORLD_NO_SLOT at the end  (free)
  * so a lookup is one load and a shift and mask, never a division. A fixed archetype has one
  * block and shift 32 (the location is the row). The parts a lookup reads (the world's head,
- * the archetypes' places) are declared in dod/world.h for its inline dod_world_get. */
+ * the archetypes' places) are declared in dod/world.h for its inline dod_world_get.
+ *
+ * Blocks: block b of an archetype is block 0 scaled by 2^s, s = min(b, place->max_scale): s
+ * times block 0's rows and bytes, each column at block 0's offset << s. Other code reaches a
+ * block's size and columns through dod__world_block_cap, dod__world_block_bytes and
+ * dod__world_column below, never through the fields. */
 #ifndef DOD_WORLD_LAYOUT_H
 #define DOD_WORLD_LAYOUT_H
 
@@ -22,33 +27,38 @@
 #define DOD__WORLD_FIXED_SHIFT 32
 
 typedef struct dod__world_col { /* a column of an archetype */
-    size_t offset;               /* from a block's start */
+    size_t offset;               /* from block 0's start (block b's: << its scale) */
     size_t size;                 /* of an element */
     size_t comp;                 /* its component: the index into field tables */
+    size_t end_offset;           /* from the end block's start: push and remove, which use
+                                    the end block for every row they add or move, read this
+                                    rather than scale `offset` (set with the end block) */
 } dod__world_col;
 
 typedef struct dod__world_arch {
     dod__world_place *place; /* its entry of head.places (dod/world.h reads them): blocks,
-                                fields, shift. The block list has n_blocks blocks: n_open
-                                opened, then maybe one spare; it is &first_block until it
-                                outgrows one entry */
+                                fields, shift, max_scale. The block list has n_blocks blocks:
+                                n_open opened, then maybe one spare; it is &first_block until
+                                it outgrows one entry */
     uint32_t n_rows;         /* live rows */
-    uint32_t rows_per_block; /* a fixed archetype: its capacity */
+    uint32_t rows0;          /* rows of block 0 (a fixed archetype: its capacity) */
     uint32_t n_open;         /* blocks 0 .. n_open - 1 hold the rows: all full but the last,
                                 the end block, which holds `tail`. When the archetype empties,
                                 block 0 stays open with tail 0 (dod__world_used_blocks is 0),
                                 so a row coming and going there does not reopen it */
-    uint32_t tail;           /* rows in the end block; rows_per_block when no block is open,
-                                so "tail is full" means "open the next block" */
+    uint32_t tail;           /* rows in the end block; end_cap (0) when no block is open, so
+                                "tail is full" means "open the next block" */
+    uint32_t end_cap;        /* rows the end block holds (0 when none is open) */
+    uint32_t end_scale;      /* its scale */
     unsigned char *end_block; /* the end block (n_open > 0), and the location of its row 0: */
     uint64_t end_loc;         /* push and remove read these, not the block list */
     uint32_t n_cols;         /* components */
     uint32_t n_blocks;       /* blocks allocated: n_open, or n_open + 1 with a spare */
-    uint64_t rows_held;      /* n_blocks * rows_per_block: rows that fit without allocating */
+    uint64_t rows_held;      /* the rows blocks 0 .. n_blocks - 1 hold: room without allocating */
     uint32_t blocks_cap;     /* entries of the block list */
     uint32_t max_blocks;     /* the memory cap (and the location bits) in blocks */
     int fixed;
-    size_t block_bytes;      /* bytes of each block */
+    size_t bytes0;           /* bytes of block 0 */
     unsigned char *first_block;
     uint64_t comp_bits[DOD_WORLD_MAX_COMPONENTS / 64];     /* the components it has */
     dod__world_col cols[DOD_WORLD_MAX_ARCHETYPE_COMPONENTS]; /* in the desc's order */
@@ -116,17 +126,41 @@ static inline uint32_t dod__world_used_blocks(const dod__world_arch *a)
     return a->n_rows ? a->n_open : 0;
 }
 
+/* The scale of block b of a: it is block 0 scaled by 2^scale. */
+static inline uint32_t dod__world_block_scale(const dod__world_arch *a, uint32_t b)
+{
+    return dod__world_scale(a->place, b);
+}
+
+/* Rows block b of a can hold. */
+static inline uint32_t dod__world_block_cap(const dod__world_arch *a, uint32_t b)
+{
+    return a->rows0 << dod__world_block_scale(a, b);
+}
+
+/* Bytes of block b of a: its allocation's size. */
+static inline size_t dod__world_block_bytes(const dod__world_arch *a, uint32_t b)
+{
+    return a->bytes0 << dod__world_block_scale(a, b);
+}
+
 /* Rows in block b of a (b < dod__world_used_blocks(a)). */
 static inline uint32_t dod__world_block_rows(const dod__world_arch *a, uint32_t b)
 {
-    return b + 1 < a->n_open ? a->rows_per_block : a->tail;
+    return b + 1 < a->n_open ? dod__world_block_cap(a, b) : a->tail;
 }
 
-/* The address of row `row` of column `col` in `block`. */
-static inline unsigned char *dod__world_cell(const dod__world_arch *a, unsigned char *block,
-                                             uint32_t col, uint32_t row)
+/* Column `col` (desc order) of block b of a (b < a->n_blocks). */
+static inline unsigned char *dod__world_column(const dod__world_arch *a, uint32_t b, uint32_t col)
 {
-    return block + a->cols[col].offset + (size_t)row * a->cols[col].size;
+    return a->place->blocks[b] + (a->cols[col].offset << dod__world_block_scale(a, b));
+}
+
+/* The address of row `row` of column `col` in the end block of a. */
+static inline unsigned char *dod__world_end_cell(const dod__world_arch *a, uint32_t col,
+                                                 uint32_t row)
+{
+    return a->end_block + a->cols[col].end_offset + (size_t)row * a->cols[col].size;
 }
 
 /* The entity-id column of a block (offset 0). */
@@ -160,6 +194,16 @@ void dod__world_iter_rows(dod_world_iter *it, const dod_world *w, uint32_t arche
                           uint32_t block, uint32_t first_row, uint32_t n);
 
 /* Storage (world_storage.c). */
+
+/* Rows blocks 0 .. k - 1 of a hold together (k <= a->max_blocks). */
+uint64_t dod__world_rows_upto(const dod__world_arch *a, uint64_t k);
+/* Bytes of blocks 0 .. k - 1 of a (k <= a->n_blocks: blocks that exist). */
+size_t dod__world_bytes_upto(const dod__world_arch *a, uint32_t k);
+/* The most blocks of a (from block 0 on) whose bytes are at most cap. */
+uint64_t dod__world_blocks_within(const dod__world_arch *a, size_t cap);
+
+/* The fewest blocks of a (from block 0 on) that hold `rows` rows. */
+uint64_t dod__world_blocks_for_rows(const dod__world_arch *a, uint64_t rows);
 
 /* Make room for n more rows at the end of a: the spare block, then new blocks (and a longer
  * block list) allocated before anything changes; on failure nothing changed.

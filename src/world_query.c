@@ -60,10 +60,10 @@ static void prefetch_next(const dod__world_arch *a, uint32_t b)
 {
     if (b + 1 >= dod__world_used_blocks(a))
         return;
-    const unsigned char *next = a->place->blocks[b + 1];
     for (uint32_t k = 0; k < a->n_cols; ++k) {
-        DOD__PREFETCH(next + a->cols[k].offset);
-        DOD__PREFETCH(next + a->cols[k].offset + 64);
+        const unsigned char *column = dod__world_column(a, b + 1, k);
+        DOD__PREFETCH(column);
+        DOD__PREFETCH(column + 64);
     }
 }
 
@@ -74,6 +74,7 @@ static void enter_rows(dod_world_iter *it, uint32_t i, uint32_t b, uint32_t firs
     it->archetype = i;
     it->block = b;
     it->first_row = first_row;
+    it->scale = dod__world_block_scale(a, b);
     it->base = a->place->blocks[b];
     it->fields = a->place->fields;
     it->n = n;
@@ -136,12 +137,11 @@ uint32_t dod_world_block(const dod_world *w, uint32_t archetype, uint32_t block,
     if (!w || archetype >= w->n_archetypes || block >= dod__world_used_blocks(&w->arch[archetype]))
         return 0;
     const dod__world_arch *a = &w->arch[archetype];
-    unsigned char *base = a->place->blocks[block];
     prefetch_next(a, block);
     if (columns) {
-        columns[0] = base;
+        columns[0] = a->place->blocks[block];
         for (uint32_t k = 0; k < a->n_cols; ++k)
-            columns[1 + k] = base + a->cols[k].offset;
+            columns[1 + k] = dod__world_column(a, block, k);
     }
     return dod__world_block_rows(a, block);
 }

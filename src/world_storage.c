@@ -2,6 +2,47 @@
  * entity index's growth. */
 #include "world_layout.h"
 
+/* Blocks 0 .. k - 1 of a in block 0's: block b is 2^min(b, max_scale) of them. */
+static uint64_t units_upto(const dod__world_arch *a, uint64_t k)
+{
+    uint32_t m = a->place->max_scale;
+    if (k <= m)
+        return (1ull << k) - 1;
+    return ((1ull << m) - 1) + ((k - m) << m);
+}
+
+uint64_t dod__world_rows_upto(const dod__world_arch *a, uint64_t k)
+{
+    return a->rows0 * units_upto(a, k);
+}
+
+size_t dod__world_bytes_upto(const dod__world_arch *a, uint32_t k)
+{
+    return a->bytes0 * (size_t)units_upto(a, k);
+}
+
+uint64_t dod__world_blocks_within(const dod__world_arch *a, size_t cap)
+{
+    uint32_t m = a->place->max_scale;
+    size_t used = 0;
+    for (uint32_t b = 0; b < m; ++b) { /* the growing blocks */
+        if (cap - used < a->bytes0 << b)
+            return b;
+        used += a->bytes0 << b;
+    }
+    return m + (cap - used) / (a->bytes0 << m);
+}
+
+uint64_t dod__world_blocks_for_rows(const dod__world_arch *a, uint64_t rows)
+{
+    uint32_t m = a->place->max_scale;
+    uint64_t held = 0, b = 0;
+    for (; b < m && held < rows; ++b)
+        held += (uint64_t)a->rows0 << b;
+    uint64_t largest = (uint64_t)a->rows0 << m;
+    return held >= rows ? b : b + (rows - held + largest - 1) / largest;
+}
+
 /* The block list entries a needs for `blocks` blocks, after doubling (from 8). */
 static uint32_t grown_list(const dod__world_arch *a, uint32_t blocks)
 {
@@ -18,9 +59,9 @@ dod_status dod__world_prepare_rows(dod_world *w, dod__world_arch *a, uint32_t n,
     room->list_cap = a->blocks_cap;
     room->blocks = a->n_blocks;
     uint64_t rows = (uint64_t)a->n_rows + n;
-    uint64_t need = (rows + a->rows_per_block - 1) / a->rows_per_block;
-    if (need <= a->n_blocks)
+    if (rows <= a->rows_held)
         return DOD_OK;
+    uint64_t need = dod__world_blocks_for_rows(a, rows);
     DOD__REFUSE_IF(need > a->max_blocks, DOD_E_FULL);
     uint32_t blocks = (uint32_t)need;
     unsigned char **list = a->place->blocks;
@@ -37,10 +78,10 @@ dod_status dod__world_prepare_rows(dod_world *w, dod__world_arch *a, uint32_t n,
     /* New blocks go in the list's unused entries: the world does not see them until n_blocks
      * moves, so a failure half-way only frees them again. */
     for (uint32_t b = a->n_blocks; b < blocks; ++b) {
-        list[b] = (unsigned char *)dod__alloc(&w->alloc, a->block_bytes);
+        list[b] = (unsigned char *)dod__alloc(&w->alloc, dod__world_block_bytes(a, b));
         if (!list[b]) {
             while (b-- > a->n_blocks)
-                dod__free(&w->alloc, list[b], a->block_bytes);
+                dod__free(&w->alloc, list[b], dod__world_block_bytes(a, b));
             if (list != a->place->blocks)
                 dod__free(&w->alloc, list, list_cap * sizeof *list);
             return DOD__FAIL(DOD_E_NOMEM, "allocating a block");
@@ -61,14 +102,14 @@ void dod__world_install_rows(dod_world *w, dod__world_arch *a, const dod__world_
         a->blocks_cap = room->list_cap;
     }
     a->n_blocks = room->blocks;
-    a->rows_held = (uint64_t)room->blocks * a->rows_per_block;
+    a->rows_held = dod__world_rows_upto(a, room->blocks);
 }
 
 void dod__world_discard_rows(dod_world *w, const dod__world_arch *a,
                              const dod__world_rows_room *room)
 {
     for (uint32_t b = a->n_blocks; b < room->blocks; ++b)
-        dod__free(&w->alloc, room->list[b], a->block_bytes);
+        dod__free(&w->alloc, room->list[b], dod__world_block_bytes(a, b));
     if (room->list != a->place->blocks)
         dod__free(&w->alloc, room->list, room->list_cap * sizeof *room->list);
 }
@@ -91,15 +132,15 @@ void dod__world_free_blocks_past(dod_world *w, dod__world_arch *a, uint32_t keep
 {
     while (a->n_blocks > keep) {
         a->n_blocks--;
-        dod__free(&w->alloc, a->place->blocks[a->n_blocks], a->block_bytes);
+        dod__free(&w->alloc, a->place->blocks[a->n_blocks], dod__world_block_bytes(a, a->n_blocks));
     }
-    a->rows_held = (uint64_t)a->n_blocks * a->rows_per_block;
+    a->rows_held = dod__world_rows_upto(a, a->n_blocks);
 }
 
 void dod__world_free_blocks(dod_world *w, dod__world_arch *a)
 {
     for (uint32_t b = 0; b < a->n_blocks; ++b)
-        dod__free(&w->alloc, a->place->blocks[b], a->block_bytes);
+        dod__free(&w->alloc, a->place->blocks[b], dod__world_block_bytes(a, b));
     if (a->place->blocks != &a->first_block)
         dod__free(&w->alloc, a->place->blocks, a->blocks_cap * sizeof *a->place->blocks);
 }

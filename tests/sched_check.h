@@ -55,7 +55,7 @@ static inline sched_bytes sched_world_bytes(const dod_world *w)
                 sched_put(&b, &id, sizeof id);
             }
             for (uint32_t k = 0; k < a->n_cols; ++k)
-                sched_put(&b, a->place->blocks[blk] + a->cols[k].offset, n * a->cols[k].size);
+                sched_put(&b, dod__world_column(a, blk, k), n * a->cols[k].size);
         }
     }
     return b;

@@ -40,6 +40,7 @@ static unsigned char *block;
 static dod_cmds cmds;
 static dod_schedule *schedule;
 static dod_schedule_desc schedule_desc;
+static uint32_t scale;
 
 static int cmp_u32(const void *a, const void *b, void *ctx)
 {
@@ -168,7 +169,7 @@ static int cmp_u32(const void *a, const void *b, void *ctx)
     V(dod_world_destroy(NULL))                                                                 \
     S(dod_world_spawn(NULL, 0, &entity), DOD_E_INVALID)                                        \
     S(dod_world_spawn_n(NULL, 0, 1, NULL), DOD_E_INVALID)                                      \
-    S(dod__world_spawn_row(NULL, 0, &entity, &block, &row), DOD_E_INVALID)                     \
+    S(dod__world_spawn_row(NULL, 0, &entity, &block, &row, &scale), DOD_E_INVALID)             \
     S(dod__world_spawn_rows(NULL, 0, 1, NULL, &row, &row), DOD_E_INVALID)                      \
     S(dod__world_spawn_rows(world, 0, 1, NULL, NULL, &row), DOD_E_INVALID)                     \
     S(dod__world_spawn_rows(world, 0, 1, NULL, &row, NULL), DOD_E_INVALID)                     \
@@ -260,7 +261,7 @@ static void setup(void)
     CHECK_OK(dod_csr_save_mem(&csr, buf, sizeof buf)); /* a valid image for the views */
     static const dod_component_desc comp = { "c", 4, 4 };
     static const uint32_t comp_id = 0;
-    static const dod_archetype_desc arch = { "a", &comp_id, 1, 0, 0, 0 };
+    static const dod_archetype_desc arch = { "a", &comp_id, 1, 0, 0, 0, 0 };
     world_desc.components = &comp;
     world_desc.n_components = 1;
     world_desc.archetypes = &arch;

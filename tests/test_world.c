@@ -23,15 +23,7 @@ static dod_world_desc desc_of(const dod_archetype_desc *archs, uint32_t n,
 static dod_archetype_desc arch(const uint32_t *comps, uint32_t n, uint32_t capacity,
                                uint32_t block_bytes, size_t memory_cap)
 {
-    dod_archetype_desc a;
-    memset(&a, 0, sizeof a);
-    a.name = "a";
-    a.components = comps;
-    a.n_components = n;
-    a.capacity = capacity;
-    a.block_bytes = block_bytes;
-    a.memory_cap = memory_cap;
-    return a;
+    return world_archetype(comps, n, capacity, block_bytes, memory_cap, 0);
 }
 
 static uint32_t expected_rows(size_t block_bytes, const uint32_t *comps, uint32_t n)

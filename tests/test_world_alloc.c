@@ -13,10 +13,10 @@ static const uint32_t LINE[] = { C_LINE };
  * also where the entity index (64, then 96 slots) is full. */
 enum { ROWS = 12, FULL_LIST = 8 * ROWS };
 static const dod_archetype_desc ARCHS[4] = {
-    { "fixed", POS, 1, 10, 0, 0 },
-    { "lines", LINE, 1, 0, 896, 0 },
-    { "fixed2", LINE, 1, 5, 0, 0 },
-    { "pos", POS, 1, 0, 0, 0 },
+    { "fixed", POS, 1, 10, 0, 0, 0 },
+    { "lines", LINE, 1, 0, 896, 0, 0 },
+    { "fixed2", LINE, 1, 5, 0, 0, 0 },
+    { "pos", POS, 1, 0, 0, 0, 0 },
 };
 
 static dod_world_desc desc_with(const dod_allocator *alloc)
@@ -24,7 +24,9 @@ static dod_world_desc desc_with(const dod_allocator *alloc)
     return world_desc_of(COMPS, N_COMPS, ARCHS, 4, alloc);
 }
 
-typedef enum op { OP_SPAWN, OP_SPAWN_N, OP_MOVE } op;
+typedef enum op { OP_SPAWN, OP_SPAWN_N, OP_MOVE, OP_SPAWN_N_GROWING } op;
+/* "pos" grows from 1024 rows (16 bytes a row, 16 KiB): four blocks of different sizes */
+enum { GROWING_ROWS = 1024 + 2048 + 4096 + 1 };
 
 /* The state every op starts from: archetype 1 at the end of a full block list, and for the
  * spawns a full entity index; for the move, one entity in the fixed archetype. */
@@ -47,6 +49,7 @@ static dod_status run_op(dod_world *w, op o, dod_entity e)
     switch (o) {
     case OP_SPAWN: return dod_world_spawn(w, 1, out);
     case OP_SPAWN_N: return dod_world_spawn_n(w, 1, 30, out);
+    case OP_SPAWN_N_GROWING: return dod_world_spawn_n(w, 3, GROWING_ROWS, NULL);
     case OP_MOVE: break;
     }
     return dod_world_move(w, e, 1);
@@ -115,5 +118,6 @@ int main(void)
     CHECK_EQ(walk(OP_SPAWN), 3);  /* the entity index, the block list, a block */
     CHECK_EQ(walk(OP_SPAWN_N), 5); /* the entity index, the block list, three blocks */
     CHECK_EQ(walk(OP_MOVE), 2);    /* the block list, a block */
+    CHECK_EQ(walk(OP_SPAWN_N_GROWING), 6); /* the entity index, the block list, four blocks */
     return check_summary("world_alloc");
 }

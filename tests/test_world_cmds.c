@@ -20,10 +20,10 @@ static const uint32_t BIG[] = { C_BIG };
 enum { A_FIXED, A_PH, A_P, A_CAPPED, N_ARCHS };
 enum { FIXED_CAP = 4, CAPPED_BLOCKS = 2 };
 static const dod_archetype_desc ARCHS[N_ARCHS] = {
-    { "fixed", PH, 2, FIXED_CAP, 0, 0 },
-    { "ph", PH, 2, 0, 0, 0 },
-    { "p", P, 1, 0, 256, 0 },
-    { "capped", BIG, 1, 0, 512, CAPPED_BLOCKS * 512 }, /* 8 rows a block: 16 rows in all */
+    { "fixed", PH, 2, FIXED_CAP, 0, 0, 0 },
+    { "ph", PH, 2, 0, 0, 0, 0 },
+    { "p", P, 1, 0, 256, 0, 0 },
+    { "capped", BIG, 1, 0, 512, CAPPED_BLOCKS * 512, 0 }, /* 8 rows a block: 16 rows in all */
 };
 enum { CAPPED_ROWS = 16 };
 
@@ -361,19 +361,19 @@ static void test_declaration(void)
     dod_component_desc comps[N_COMPS];
     d.archetypes = archs;
     d.components = comps;
-    /* equal: a default spelt out, a cap of the same blocks, a fixed archetype's ignored fields */
+    /* equal: defaults spelt out, a fixed archetype's ignored fields; any other cap differs */
     for (int change = 0; change < 11; ++change) {
         memcpy(archs, ARCHS, sizeof archs);
         memcpy(comps, COMPS, sizeof comps);
         int same = change < 3;
         switch (change) {
         case 0: archs[A_PH].block_bytes = DOD_WORLD_BLOCK_BYTES; break;
-        case 1: archs[A_CAPPED].memory_cap += 511; break;
+        case 1: archs[A_PH].first_block_bytes = DOD_WORLD_FIRST_BLOCK_BYTES; break;
         case 2: archs[A_FIXED].block_bytes = 999, archs[A_FIXED].memory_cap = 5; break;
         case 3: comps[C_HP].size = 8; break;
         case 4: comps[C_POS].align = 8; break;
         case 5: archs[A_FIXED].capacity++; break;
-        case 6: archs[A_CAPPED].memory_cap += 512; break;
+        case 6: archs[A_CAPPED].memory_cap += 1; break;
         case 7: archs[A_P].block_bytes = 512; break;
         case 8: archs[A_PH].components = P, archs[A_PH].n_components = 1; break;
         case 9: archs[A_PH].memory_cap = 1u << 20; break;

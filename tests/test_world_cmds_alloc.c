@@ -14,9 +14,9 @@ static const uint32_t POS[] = { C_POS };
 static const uint32_t LINE[] = { C_LINE };
 enum { A_FIXED, A_LINES, A_POS, N_ARCHS };
 static const dod_archetype_desc ARCHS[N_ARCHS] = {
-    { "fixed", POS, 1, 4, 0, 0 },
-    { "lines", LINE, 1, 0, 896, 0 }, /* 12 rows a block */
-    { "pos", POS, 1, 0, 256, 0 },    /* 16 rows a block */
+    { "fixed", POS, 1, 4, 0, 0, 0 },
+    { "lines", LINE, 1, 0, 896, 0, 0 }, /* 12 rows a block */
+    { "pos", POS, 1, 0, 256, 0, 0 },    /* 16 rows a block */
 };
 
 /* ---- recording ---- */

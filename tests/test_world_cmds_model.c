@@ -25,12 +25,12 @@ static const uint32_t LBV[] = { C_LINE, C_BYTE, C_VEL };
 static const uint32_t WIDE[] = { C_BIG, C_POS, C_VEL, C_HP, C_BYTE };
 enum { N_ARCHS = 6, MAX_COLS = 5 };
 static const dod_archetype_desc ARCHS[N_ARCHS] = {
-    { "pv", PV, 2, 0, 512, 0 },             /* small blocks: many of them */
-    { "p", P, 1, 24, 0, 0 },                /* fixed */
-    { "phb", PHB, 3, 0, 1024, 3 * 1024 },   /* a memory cap of three blocks */
-    { "ids", NULL, 0, 0, 256, 0 },          /* no components */
-    { "lbv", LBV, 3, 12, 0, 0 },            /* fixed, a 64-byte aligned component */
-    { "wide", WIDE, 5, 0, 0, 0 },           /* default blocks */
+    { "pv", PV, 2, 0, 512, 0, 0 },             /* small blocks: many of them */
+    { "p", P, 1, 24, 0, 0, 0 },                /* fixed */
+    { "phb", PHB, 3, 0, 1024, 3 * 1024, 0 },   /* a memory cap of three blocks */
+    { "ids", NULL, 0, 0, 256, 0, 0 },          /* no components */
+    { "lbv", LBV, 3, 12, 0, 0, 0 },            /* fixed, a 64-byte aligned component */
+    { "wide", WIDE, 5, 0, 0, 0, 0 },           /* default blocks */
 };
 
 enum { T_REAL, T_FOREIGN, T_PROV };

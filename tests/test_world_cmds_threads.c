@@ -17,9 +17,9 @@ static const uint32_t PV[] = { C_POS, C_VEL };
 static const uint32_t PH[] = { C_POS, C_HP };
 enum { N_ARCHS = 3 };
 static const dod_archetype_desc ARCHS[N_ARCHS] = {
-    { "pv", PV, 2, 0, 1024, 0 },
-    { "ph", PH, 2, 3000, 0, 0 },
-    { "p", PV, 1, 0, 512, 0 },
+    { "pv", PV, 2, 0, 1024, 0, 0 },
+    { "ph", PH, 2, 3000, 0, 0, 0 },
+    { "p", PV, 1, 0, 512, 0, 0 },
 };
 enum { THREADS = 4, START = 600, COMMANDS = 3000 };
 

@@ -19,16 +19,18 @@ static const uint32_t A2[] = { C_POS, C_HP, C_BIG };
 static const uint32_t A4[] = { C_LINE, C_BYTE, C_VEL };
 static const uint32_t A5[] = { C_BIG, C_POS, C_VEL, C_HP, C_BYTE, C_WIDE };
 static const uint32_t A6[] = { C_BYTE };
-enum { N_ARCHS = 8 };
+enum { N_ARCHS = 10 };
 static const dod_archetype_desc ARCHS[N_ARCHS] = {
-    { "pv", A0, 2, 0, 512, 0 },           /* small blocks: many of them */
-    { "p", A1, 1, 200, 0, 0 },            /* fixed */
-    { "phb", A2, 3, 0, 2048, 4 * 2048 },  /* a memory cap of four blocks */
-    { "empty", NULL, 0, 0, 256, 0 },      /* ids only */
-    { "lbv", A4, 3, 64, 0, 0 },           /* fixed, 64-byte aligned component */
-    { "wide", A5, 6, 0, 0, 0 },           /* default blocks */
-    { "b", A6, 1, 0, 128, 0 },            /* tiny blocks */
-    { "b_twin", A6, 1, 3, 0, 0 },         /* b's set again: neither is an add / remove target */
+    { "pv", A0, 2, 0, 512, 0, 0 },             /* small equal blocks: many of them */
+    { "p", A1, 1, 200, 0, 0, 0 },              /* fixed */
+    { "phb", A2, 3, 0, 2048, 4 * 2048, 0 },    /* a memory cap of four equal blocks */
+    { "empty", NULL, 0, 0, 256, 0, 0 },        /* ids only */
+    { "lbv", A4, 3, 64, 0, 0, 0 },             /* fixed, 64-byte aligned component */
+    { "wide", A5, 6, 0, 0, 0, 0 },             /* default blocks */
+    { "b", A6, 1, 0, 128, 0, 0 },              /* tiny blocks */
+    { "grow", A0, 2, 0, 400, 1060, 200 },      /* growing blocks of 8, 16, 16 rows, capped */
+    { "grow_phb", A2, 3, 0, 6144, 0, 512 },    /* 16 rows (> 512 bytes), 32, then 64 */
+    { "b_twin", A6, 1, 3, 0, 0, 0 },           /* b's set again: neither is an add / remove target */
 };
 
 enum { MAX_SLOTS = 1 << 14, MAX_DEAD = 64 };
@@ -88,11 +90,18 @@ static void model_init(model *m)
         m->max_rows[a] = UINT32_MAX;
         if (ARCHS[a].capacity)
             m->max_rows[a] = ARCHS[a].capacity;
-        else if (ARCHS[a].memory_cap)
-            m->max_rows[a] = (uint32_t)(ARCHS[a].memory_cap / ARCHS[a].block_bytes) *
-                             world_expected_rows(ARCHS[a].block_bytes, sizes,
-                                                 ARCHS[a].n_components);
+        else if (ARCHS[a].memory_cap) {
+            uint32_t s = 0, n = ARCHS[a].n_components;
+            size_t row, cap = ARCHS[a].memory_cap, first = ARCHS[a].first_block_bytes;
+            if (first == 0)
+                first = DOD_WORLD_FIRST_BLOCK_BYTES;
+            uint32_t r0 = world_expected_growth(first, ARCHS[a].block_bytes, sizes, n, &s, &row);
+            m->max_rows[a] = r0 ? (uint32_t)world_expected_cap_rows(r0, s, r0 * row, cap)
+                                : (uint32_t)(cap / ARCHS[a].block_bytes) *
+                                      world_expected_rows(ARCHS[a].block_bytes, sizes, n);
+        }
     }
+    CHECK_EQ(m->max_rows[7], 8 + 16 + 16); /* "grow": three blocks */
 }
 
 static void model_free(model *m)

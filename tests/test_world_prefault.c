@@ -16,8 +16,8 @@ static const dod_component_desc COMPS[N_COMPS] = { { "pos", 8, 4 }, { "vel", 8, 
 static const uint32_t PV[] = { C_POS, C_VEL };
 enum { ROWS = 100000 }; /* 2.4 MB of fixed block, 800 KB of entity index */
 static const dod_archetype_desc ARCHS[2] = {
-    { "fixed", PV, 2, ROWS, 0, 0 },
-    { "chunked", PV, 2, 0, 0, 0 },
+    { "fixed", PV, 2, ROWS, 0, 0, 0 },
+    { "chunked", PV, 2, 0, 0, 0, 0 },
 };
 
 static dod_world *make(uint32_t flags, const dod_allocator *alloc)
@@ -121,7 +121,7 @@ static void test_pages_mapped(void)
     for (int pre = 0; pre < 2; ++pre) {
         dod_world *w = make(pre ? DOD_WORLD_PREFAULT : 0u, &a);
         const dod__world_arch *fixed = &w->arch[0];
-        size_t total, block = resident_pages(fixed->place->blocks[0], fixed->block_bytes, &total);
+        size_t total, block = resident_pages(fixed->place->blocks[0], dod__world_block_bytes(fixed, 0), &total);
         size_t slots_total, slots = resident_pages(w->head.slots, w->slot_cap * sizeof(uint64_t),
                                                    &slots_total);
         CHECK(total > 0 && slots_total > 0 && w->slot_cap == ROWS);

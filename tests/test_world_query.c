@@ -13,8 +13,8 @@ static const uint32_t AB[] = { C_A, C_B }, A[] = { C_A }, BC[] = { C_B, C_C },
                       ABC[] = { C_C, C_B, C_A }, D[] = { C_D };
 enum { N_ARCHS = 6 };
 static const dod_archetype_desc ARCHS[N_ARCHS] = {
-    { "ab", AB, 2, 0, 256, 0 }, { "a", A, 1, 50, 0, 0 },    { "bc", BC, 2, 0, 512, 0 },
-    { "abc", ABC, 3, 0, 1024, 0 }, { "d", D, 1, 0, 0, 0 }, { "none", NULL, 0, 0, 0, 0 },
+    { "ab", AB, 2, 0, 256, 0, 0 }, { "a", A, 1, 50, 0, 0, 0 },    { "bc", BC, 2, 0, 512, 0, 0 },
+    { "abc", ABC, 3, 0, 1024, 0, 0 }, { "d", D, 1, 0, 0, 0, 0 }, { "none", NULL, 0, 0, 0, 0, 0 },
 };
 
 static dod_world *make(void)

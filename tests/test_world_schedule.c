@@ -22,9 +22,9 @@ enum { A_BIG, A_SMALL, A_THREE, N_ARCHS };
 static dod_world *make_world(uint32_t big_cap, const dod_allocator *alloc)
 {
     const dod_archetype_desc archs[N_ARCHS] = {
-        { "big", IDS_012, 3, big_cap, 0, 0 },
-        { "small", IDS_01, 2, 0, 1024, 0 },
-        { "three", IDS_3, 1, 0, 0, 0 },
+        { "big", IDS_012, 3, big_cap, 0, 0, 0 },
+        { "small", IDS_01, 2, 0, 1024, 0, 0 },
+        { "three", IDS_3, 1, 0, 0, 0, 0 },
     };
     dod_world_desc d = world_desc_of(COMPS, N_COMPS, archs, N_ARCHS, alloc);
     dod_world *w = NULL;

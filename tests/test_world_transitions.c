@@ -15,13 +15,13 @@ static const uint32_t PV[] = { C_POS, C_VEL }, VP[] = { C_VEL, C_POS }, P[] = { 
 static const uint32_t PVH[] = { C_POS, C_VEL, C_HIT }, PH[] = { C_POS, C_HIT };
 enum { A_UNIT, A_WRECK, A_BARE, A_FULL, A_PROJ, A_SHOT, A_SPARK, N_ARCHS };
 static const dod_archetype_desc ARCHS[N_ARCHS] = {
-    { "unit", PV, 2, 0, 512, 0 },    /* {P,V}: two archetypes have it (with shot) */
-    { "wreck", P, 1, 0, 256, 0 },    /* {P}: the only one */
-    { "bare", NULL, 0, 0, 0, 0 },    /* {}: an entity that lost every component */
-    { "full", PVH, 3, 1, 0, 0 },     /* {P,V,H}: fixed, one row */
-    { "proj", PH, 2, 0, 0, 0 },      /* {P,H} */
-    { "shot", VP, 2, 0, 0, 0 },      /* {V,P}: unit's set, in another order */
-    { "spark", P, 1, 0, 128, 0 },    /* wreck's set again (test_twins only) */
+    { "unit", PV, 2, 0, 512, 0, 0 },    /* {P,V}: two archetypes have it (with shot) */
+    { "wreck", P, 1, 0, 256, 0, 0 },    /* {P}: the only one */
+    { "bare", NULL, 0, 0, 0, 0, 0 },    /* {}: an entity that lost every component */
+    { "full", PVH, 3, 1, 0, 0, 0 },     /* {P,V,H}: fixed, one row */
+    { "proj", PH, 2, 0, 0, 0, 0 },      /* {P,H} */
+    { "shot", VP, 2, 0, 0, 0, 0 },      /* {V,P}: unit's set, in another order */
+    { "spark", P, 1, 0, 128, 0, 0 },    /* wreck's set again (test_twins only) */
 };
 
 static dod_world *make(const dod_archetype_desc *archs, uint32_t n, const dod_allocator *alloc)

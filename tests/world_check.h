@@ -42,7 +42,7 @@ static inline uint64_t world_snap(const dod_world *w)
             uint32_t n = dod__world_block_rows(a, b);
             h = world_snap_mix(h, a->place->blocks[b], n * sizeof(dod_entity));
             for (uint32_t k = 0; k < a->n_cols; ++k)
-                h = world_snap_mix(h, a->place->blocks[b] + a->cols[k].offset, n * a->cols[k].size);
+                h = world_snap_mix(h, dod__world_column(a, b, k), n * a->cols[k].size);
         }
     }
     return h ^ dod_world_bytes(w);
@@ -96,8 +96,8 @@ static inline int world_same(const dod_world *a, const dod_world *b)
                 if ((ix[r].bits & less_tag) != (iy[r].bits & less_tag))
                     return 0;
             for (uint32_t k = 0; k < x->n_cols; ++k)
-                if (memcmp(x->place->blocks[blk] + x->cols[k].offset,
-                           y->place->blocks[blk] + y->cols[k].offset, n * x->cols[k].size) != 0)
+                if (memcmp(dod__world_column(x, blk, k), dod__world_column(y, blk, k),
+                           n * x->cols[k].size) != 0)
                     return 0;
         }
     }
@@ -111,6 +111,23 @@ static inline int world_desc_has(const dod_archetype_desc *a, uint32_t c)
         if (a->components[k] == c)
             return 1;
     return 0;
+}
+
+/* An archetype desc (first_block_bytes last, as in the struct). */
+static inline dod_archetype_desc world_archetype(const uint32_t *comps, uint32_t n,
+                                                 uint32_t capacity, uint32_t block_bytes,
+                                                 size_t memory_cap, uint32_t first_block_bytes)
+{
+    dod_archetype_desc a;
+    memset(&a, 0, sizeof a);
+    a.name = "a";
+    a.components = comps;
+    a.n_components = n;
+    a.capacity = capacity;
+    a.block_bytes = block_bytes;
+    a.memory_cap = memory_cap;
+    a.first_block_bytes = first_block_bytes;
+    return a;
 }
 
 /* A desc of these components and archetypes. */
@@ -194,6 +211,59 @@ static inline long world_alloc_walk(const world_walk *o)
         test_alloc_finish(&ta);
     }
     return made;
+}
+
+/* Growing blocks of a chunked archetype, by brute force from the contract (dod_world_create):
+ * block 0's rows r0, a multiple of g (the fewest rows for which every column, the ids too, is
+ * whole 64-byte lines) and of 16 when `first` holds 16 rows, at most first / row (g when
+ * fewer), and the scale s >= 1 of the largest block, (r0 << s) * row bytes <= ceiling; the
+ * pair whose largest block holds the most rows, the smaller s among equals. 0 (s untouched):
+ * the blocks are equal. *row_bytes: a row's bytes. */
+static inline uint32_t world_expected_growth(size_t first, size_t ceiling, const size_t *sizes,
+                                             uint32_t n, uint32_t *s, size_t *row_bytes)
+{
+    size_t row = 8;
+    uint32_t g = 8;
+    for (uint32_t k = 0; k < n; ++k) {
+        uint32_t r = 1;
+        while (sizes[k] * r % 64 != 0)
+            r *= 2;
+        g = r > g ? r : g;
+        row += sizes[k];
+    }
+    *row_bytes = row;
+    if (first >= ceiling)
+        return 0;
+    uint32_t mult = g < 16 && first / row >= 16 ? 16 : g;
+    uint32_t best = 0, best_r0 = 0;
+    for (uint32_t scale = 1; scale < 32; ++scale)
+        for (uint32_t r0 = mult; ((uint64_t)r0 << scale) * row <= ceiling; r0 += mult) {
+            if (r0 * row > first && r0 != g)
+                break;
+            if ((r0 << scale) > best) {
+                best = r0 << scale;
+                best_r0 = r0;
+                *s = scale;
+            }
+            if (r0 * row > first)
+                break; /* g rows, more than first: the only candidate */
+        }
+    return best_r0;
+}
+
+/* The rows of the most blocks (block b: r0 << min(b, s) rows, bytes0 << min(b, s) bytes)
+ * whose bytes together are at most cap. */
+static inline uint64_t world_expected_cap_rows(uint32_t r0, uint32_t s, size_t bytes0, size_t cap)
+{
+    uint64_t rows = 0;
+    size_t used = 0;
+    for (uint32_t b = 0;; ++b) {
+        uint32_t scale = b < s ? b : s;
+        if (cap - used < bytes0 << scale)
+            return rows;
+        used += bytes0 << scale;
+        rows += (uint64_t)r0 << scale;
+    }
 }
 
 #endif

@@ -2,6 +2,7 @@
  * median), the printed table and its JSON lines in bench/results/world.jsonl, PASS/MISS per
  * target, and the result checks that decide the exit status. */
 #include <stdlib.h>
+#include <string.h>
 #include "world_bench.h"
 
 static FILE *results;
@@ -74,6 +75,22 @@ void wb_require(int ok, const char *what)
         fprintf(stderr, "bench_world: wrong result: %s\n", what);
         failed = 1;
     }
+}
+
+void wb_evict_caches(void *ctx, int variant)
+{
+    enum { EVICT_BYTES = 64 << 20 };
+    static unsigned char *junk;
+    (void)ctx;
+    (void)variant;
+    if (!junk) {
+        junk = (unsigned char *)wb_alloc(EVICT_BYTES);
+        memset(junk, 1, EVICT_BYTES);
+    }
+    uint64_t sum = 0;
+    for (size_t i = 0; i < EVICT_BYTES; i += 64)
+        sum += junk[i]++;
+    bench_sink += sum;
 }
 
 void *wb_alloc(size_t bytes)

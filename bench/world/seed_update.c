@@ -37,14 +37,18 @@ static void world_update(const dod_world *w)
         step_move(c.n, c.position, c.movement);
 }
 
-/* The population spawned in its creation order, the k-th entity of a type from its values. */
-static dod_world *make_world(const seed_population *s, int chunked)
+/* The population spawned in its creation order, the k-th entity of a type from its values.
+ * chunked: every archetype chunked with blocks `layout`, else A and B fixed. */
+static dod_world *make_world(const seed_population *s, int chunked, wb_layout layout)
 {
     dod_world_desc d = game_desc();
     dod_archetype_desc arch[SEED_TYPES];
     memcpy(arch, d.archetypes, sizeof arch);
-    for (int t = 0; t < SEED_TYPES; ++t)
+    for (int t = 0; t < SEED_TYPES; ++t) {
         arch[t].capacity = chunked || !arch[t].capacity ? 0u : (uint32_t)s->count[t];
+        arch[t].block_bytes = layout.block_bytes;
+        arch[t].first_block_bytes = layout.first_block_bytes;
+    }
     d.archetypes = arch;
     dod_world *w = NULL;
     wb_check(dod_world_create(&w, &d), "seed world create");
@@ -109,6 +113,8 @@ static int oop_matches(const oop_world *o, const seed_population *s)
     return same;
 }
 
+static const wb_layout default_layout = { 0 };
+
 enum { V_OOP_NEW, V_OOP_PAGES, V_WORLD, V_WORLD_CHUNKED, V_RAW, N_VARIANTS };
 static const char *const variant_names[N_VARIANTS] = { "oop_new", "oop_pages", "world",
                                                        "world_chunked", "raw" };
@@ -145,7 +151,7 @@ void seed_update_bench(size_t n, int passes)
         r.oop[c] = oop_create(s.order, n, pos, mov, c);
         if (!r.oop[c])
             wb_check(DOD_E_NOMEM, "oop create");
-        r.world[c] = make_world(&s, c);
+        r.world[c] = make_world(&s, c, default_layout);
     }
     printf("update: the seed's mix at n %zu (A %zu, B %zu, C %zu); sizeof EntityA %zu, "
            "EntityB %zu, EntityC %zu\n",
@@ -173,6 +179,39 @@ void seed_update_bench(size_t n, int passes)
     for (int c = 0; c < 2; ++c) {
         oop_destroy(r.oop[c]);
         dod_world_destroy(r.world[c]);
+    }
+    seed_population_free(&s);
+}
+
+typedef struct sweep_run {
+    seed_population *s;
+    dod_world *world;
+} sweep_run;
+
+static void run_sweep(void *ctx, int v)
+{
+    sweep_run *r = (sweep_run *)ctx;
+    if (v == 1)
+        raw_update(r->s);
+    else
+        world_update(r->world);
+}
+
+void seed_update_sweep(size_t n, int passes, const wb_layout *layouts, int n_layouts,
+                       wb_sweep *out)
+{
+    seed_population s;
+    seed_population_init(&s, n);
+    for (int k = 0; k < n_layouts; ++k) {
+        sweep_run r = { &s, make_world(&s, 1, layouts[k]) };
+        for (int cold = 0; cold < 2; ++cold) {
+            double t[2][WB_MAX_PASSES];
+            wb_alternate(2, passes, cold ? wb_evict_caches : NULL, run_sweep, &r, t);
+            double ratio = bench_min(t[0], passes) / bench_min(t[1], passes);
+            *(cold ? &out[k].update_cold : &out[k].update) = ratio;
+        }
+        wb_require(world_matches(r.world, &s), "sweep: world positions differ from raw");
+        dod_world_destroy(r.world);
     }
     seed_population_free(&s);
 }

@@ -53,11 +53,30 @@ void wb_emit_bytes(const char *variant, size_t n, double bytes_per_entity);
  * A miss is printed and recorded; it does not fail the program. */
 void wb_target(const char *what, size_t n, double value, int at_least, double bound);
 void wb_require(int ok, const char *what); /* a wrong result: the program exits 1 */
+/* A prepare for wb_alternate: reads 64 MiB, more than the caches hold, so the run after it
+ * finds its data in memory. */
+void wb_evict_caches(void *ctx, int variant);
 void wb_open(void);
 int wb_close(void); /* 1 when a result check failed */
 void *wb_alloc(size_t bytes);                 /* 64-byte aligned; exits when out of memory */
 void wb_free(void *p, size_t bytes);
 void wb_check(dod_status st, const char *what); /* exits when a world call fails */
+
+/* ---- the block-size sweep (blocks.c runs it; docs/world.md, "Block size") ---- */
+/* The blocks of a chunked archetype: its desc's block_bytes and first_block_bytes (0: the
+ * defaults). */
+typedef struct wb_layout {
+    uint32_t block_bytes, first_block_bytes;
+} wb_layout;
+#define WB_MAX_LAYOUTS 20
+/* What the sweep measures for one layout at one n: iterate over {P,V} and the seed's update
+ * over chunked archetypes against the raw loop (ratios of minima; warm: the layout and raw
+ * alternate as in the suite, so their data may stay in the caches; cold: the caches are
+ * flushed before every run), spawn, move_pair and get1 (ns per entity, min), bytes per {P,V}
+ * entity, and the block bytes a 20-entity {P,V} archetype holds. */
+typedef struct wb_sweep {
+    double iterate, iterate_cold, update, update_cold, spawn, move_pair, get1, bytes, bytes20;
+} wb_sweep;
 
 /* ---- the suites ---- */
 void seed_update_bench(size_t n, int passes);       /* seed_update.c */
@@ -66,5 +85,12 @@ void frag_bench(int passes);                         /* frag.c */
 void cold_bench(size_t n, int passes);               /* cold.c */
 void cmds_frame_bench(size_t n);                     /* cmds_frame.c */
 void commands_bench(size_t n, int passes, int targets);  /* commands.c */
+/* The sweep's parts (n_layouts <= WB_MAX_LAYOUTS): each layout alternately with the raw loop,
+ * warm and cold, for iterate and update; the layouts alternately for the ops. Each fills its
+ * fields of out[0 .. n_layouts - 1]. */
+void seed_update_sweep(size_t n, int passes, const wb_layout *layouts, int n_layouts,
+                       wb_sweep *out);                                   /* seed_update.c */
+void scenarios_sweep(uint32_t n, int passes, const wb_layout *layouts, int n_layouts,
+                     wb_sweep *out);                                     /* scenarios.c */
 
 #endif

@@ -160,12 +160,14 @@
     static const uint32_t dod__w_comps_##name[] = { F(DOD__W_CID_LOCAL) UINT32_MAX };
 #define DOD__W_ADESC(name, F, cap)                                                             \
     { #name, dod__w_comps_##name,                                                              \
-      (uint32_t)(sizeof dod__w_comps_##name / sizeof(uint32_t) - 1u), (uint32_t)(cap), 0u, 0u },
+      (uint32_t)(sizeof dod__w_comps_##name / sizeof(uint32_t) - 1u), (uint32_t)(cap), 0u, 0u, \
+      0u },
 #define DOD__W_CONFIG_GET(name, F, cap) c.name = d.archetypes[i++];
 #define DOD__W_CONFIG_PUT(name, F, cap) archs[i++] = cfg->name;
 #define DOD__W_FILL(name) out->name = (DOD__W_T(name) *)cols[k++];
 #define DOD__W_INIT(name)                                                                      \
-    memcpy(block + fields[offsetof(dod__w_cidx, name)].offset + (size_t)row * sizeof init->name, \
+    memcpy(dod__world_elem(block, fields[offsetof(dod__w_cidx, name)].offset, scale, row,         \
+                           sizeof init->name),                                                 \
            &init->name, sizeof init->name);
 /* Bulk spawns: `run` rows of column `name` from row r of block c written with one value, a
  * line's worth of copies of it at a time (64 bytes or more: a loop of plain stores of one
@@ -270,10 +272,10 @@
     {                                                                                          \
         typedef P##_cidx dod__w_cidx;                                                          \
         unsigned char *block;                                                                  \
-        uint32_t row;                                                                          \
+        uint32_t row, scale;                                                                   \
         if (!init)                                                                             \
             return dod_world_spawn(w, DOD_AID(P, name), out);                                  \
-        dod_status st = dod__world_spawn_row(w, DOD_AID(P, name), out, &block, &row);          \
+        dod_status st = dod__world_spawn_row(w, DOD_AID(P, name), out, &block, &row, &scale);  \
         if (st == DOD_OK) {                                                                    \
             const dod__world_field *fields = dod__world_fields(w, DOD_AID(P, name));           \
             F(DOD__W_INIT)                                                                     \
