@@ -6720,8 +6720,8 @@ static inline void apply_row_removed(apply_state *ap, uint32_t arch)
 
 static void apply_spawn(apply_state *ap, const dod__cmd *c, dod_entity *out)
 {
-    unsigned char *block;
-    uint32_t row, scale;
+    unsigned char *block = NULL;
+    uint32_t row = 0, scale = 0; /* set: the room was reserved, so the spawn cannot fail */
     dod_status st = dod__world_spawn_row(ap->w, c->id, out, &block, &row, &scale);
     DOD_ASSERT(st == DOD_OK); /* reserved */
     (void)st;

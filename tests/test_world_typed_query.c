@@ -235,6 +235,7 @@ static void test_part_of_a_block(void)
         CHECK_OK(game_entity_b_spawn(w, &r, NULL));
     }
     game_entity_b_cols whole;
+    memset(&whole, 0, sizeof whole);
     CHECK(game_entity_b_block(w, 0, &whole) && whole.n == 40);
     dod_world_iter it;
     dod__world_iter_rows(&it, w, DOD_AID(game, entity_b), 0, 10, 5);
