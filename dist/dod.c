@@ -1524,14 +1524,26 @@ static inline void dod__exec_run(const dod_executor *exec, uint32_t n,
 #  define DOD__CSR_NOINLINE
 #endif
 
-/* One build, validated: item i has row key(i) and stores value(i) (i itself when values is
- * NULL). The strategies fill offsets[0 .. n_rows] and items[0 .. n_items) identically. */
+/* A run of consecutive items whose keys (and values) lie at the job's strides: item
+ * first + k has its key at keys + k * key_stride. A flat build (dod_csr_build_desc) is one
+ * run; a build over the world's blocks (dod_world_index_build) is one run a block. */
+typedef struct dod__csr_run {
+    const unsigned char *keys;
+    const unsigned char *values; /* NULL unless the job has values */
+    uint32_t first;              /* the run's first item; it ends where the next run begins */
+} dod__csr_run;
+
+/* One build, validated: item i has row key(i) and stores value(i) (i itself when the job has
+ * no values). The strategies fill offsets[0 .. n_rows] and items[0 .. n_items) identically. */
 typedef struct dod__csr_job {
     uint32_t n_rows, n_items;
-    const unsigned char *keys;
+    const dod__csr_run *runs;    /* n_runs runs in item order, runs[0].first == 0 (none when
+                                    n_items == 0) */
+    uint32_t n_runs;
     size_t key_stride;
-    const unsigned char *values; /* NULL: the value of item i is i */
+    int has_values;              /* 0: the value of item i is i */
     size_t value_stride;
+    uint32_t value_bound;        /* > 0: every value is below it (checked after the build) */
     uint32_t *offsets;           /* n_rows + 1 entries */
     uint32_t *items;             /* n_items entries */
     void *scratch;               /* at least the bytes the strategy's *_scratch asked for */
@@ -1539,14 +1551,54 @@ typedef struct dod__csr_job {
     uint32_t n_blocks;           /* item blocks the passes split into (1 without exec) */
 } dod__csr_job;
 
-static inline uint32_t dod__csr_key(const dod__csr_job *job, uint32_t i)
+/* The run holding item i (< n_items): the last whose first is <= i (0 without runs). */
+static inline uint32_t dod__csr_run_of(const dod__csr_job *job, uint32_t i)
 {
-    return dod__load_u32(job->keys + (size_t)i * job->key_stride);
+    uint32_t lo = 0, hi = job->n_runs ? job->n_runs - 1 : 0;
+    while (lo < hi) {
+        uint32_t mid = hi - (hi - lo) / 2;
+        if (job->runs[mid].first <= i)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo;
 }
 
-static inline uint32_t dod__csr_value(const dod__csr_job *job, uint32_t i)
+/* Items [at, end) lying in one run, with the addresses of item at's key and value. */
+typedef struct dod__csr_piece {
+    uint32_t at, end;
+    const unsigned char *keys, *values;
+} dod__csr_piece;
+
+/* The piece of [at, hi) (at < hi) that starts at item at, in run *run (the run holding at);
+ * *run moves on to the next run when the piece reaches the end of its run. A pass over items
+ * [lo, hi) is then:
+ *     uint32_t run = dod__csr_run_of(job, lo);
+ *     for (uint32_t at = lo; at < hi;) {
+ *         dod__csr_piece p = dod__csr_piece_at(job, &run, at, hi);
+ *         ... items p.at .. p.end - 1, keys from p.keys ...
+ *         at = p.end;
+ *     } */
+static inline dod__csr_piece dod__csr_piece_at(const dod__csr_job *job, uint32_t *run, uint32_t at,
+                                               uint32_t hi)
 {
-    return dod__load_u32(job->values + (size_t)i * job->value_stride);
+    const dod__csr_run *r = &job->runs[*run];
+    uint32_t run_end = *run + 1 < job->n_runs ? r[1].first : job->n_items;
+    dod__csr_piece p;
+    p.at = at;
+    p.end = run_end < hi ? run_end : hi;
+    p.keys = r->keys + (size_t)(at - r->first) * job->key_stride;
+    p.values = r->values ? r->values + (size_t)(at - r->first) * job->value_stride : NULL;
+    if (p.end == run_end)
+        ++*run;
+    return p;
+}
+
+static inline uint32_t dod__csr_key(const dod__csr_job *job, uint32_t i)
+{
+    const dod__csr_run *r = &job->runs[dod__csr_run_of(job, i)];
+    return dod__load_u32(r->keys + (size_t)(i - r->first) * job->key_stride);
 }
 
 /* The first i in [0, n) with a[i] >= at, or n (a is non-decreasing): where a task's share of
@@ -1563,6 +1615,12 @@ static inline uint32_t dod__csr_first_at(const uint32_t *a, uint32_t n, uint32_t
     }
     return lo;
 }
+
+/* Run a job whose runs, strides and has_values are set, for the sizes and options of d (its
+ * keys, values and strides are not read): choose the strategy, take the scratch, build into
+ * fresh or spare storage, commit. Errors as dod_csr_build_desc past its validation (DOD_E_RANGE,
+ * DOD_E_OVERFLOW, DOD_E_NOMEM), the index unchanged. d is valid (check_desc's rules). */
+dod_status dod__csr_build_job(dod_csr *csr, dod__csr_job *job, const dod_csr_desc *d);
 
 /* The strategies. Each checks every key in the pass that first reads it and returns DOD_OK or
  * DOD_E_RANGE (a key >= n_rows; offsets, items and scratch are then garbage and the caller
@@ -1639,12 +1697,10 @@ static void exclusive_scan(uint32_t *restrict counts, uint32_t n_rows)
 /* Pass 3: place each item; the cursors advance onto exactly offsets[1..n_rows]. */
 static DOD__CSR_NOINLINE void scatter_items(uint32_t *restrict cursors, uint32_t *restrict items,
                                             const unsigned char *keys, size_t stride,
-                                            uint32_t n_items)
+                                            uint32_t first, uint32_t end)
 {
-    for (uint32_t i = 0; i < n_items; ++i) {
-        uint32_t key = dod__load_u32(keys + (size_t)i * stride);
-        items[cursors[key]++] = i;
-    }
+    for (uint32_t i = first; i < end; ++i, keys += stride)
+        items[cursors[dod__load_u32(keys)]++] = i;
 }
 
 /* The same storing values; returns the largest. */
@@ -1666,21 +1722,34 @@ static DOD__CSR_NOINLINE uint32_t scatter_values(uint32_t *restrict cursors,
 static dod_status build_plain(const dod__csr_job *job, uint32_t *max_value)
 {
     memset(job->offsets, 0, ((size_t)job->n_rows + 1) * sizeof(uint32_t));
-    DOD__REFUSE_IF(!count_keys(job->offsets, job->n_rows, job->keys, job->key_stride, job->n_items),
-                   DOD_E_RANGE);
+    uint32_t run = 0, max = 0;
+    for (uint32_t at = 0; at < job->n_items;) {
+        dod__csr_piece p = dod__csr_piece_at(job, &run, at, job->n_items);
+        DOD__REFUSE_IF(!count_keys(job->offsets, job->n_rows, p.keys, job->key_stride, p.end - at),
+                       DOD_E_RANGE);
+        at = p.end;
+    }
     exclusive_scan(job->offsets + 1, job->n_rows);
-    if (job->values)
-        *max_value = scatter_values(job->offsets + 1, job->items, job->keys, job->key_stride,
-                                    job->values, job->value_stride, job->n_items);
-    else
-        scatter_items(job->offsets + 1, job->items, job->keys, job->key_stride, job->n_items);
+    run = 0;
+    for (uint32_t at = 0; at < job->n_items;) {
+        dod__csr_piece p = dod__csr_piece_at(job, &run, at, job->n_items);
+        if (job->has_values) {
+            uint32_t m = scatter_values(job->offsets + 1, job->items, p.keys, job->key_stride,
+                                        p.values, job->value_stride, p.end - at);
+            max = m > max ? m : max;
+        } else {
+            scatter_items(job->offsets + 1, job->items, p.keys, job->key_stride, at, p.end);
+        }
+        at = p.end;
+    }
+    *max_value = max;
     return DOD_OK;
 }
 
 /* The cursor line of item i's key. */
-static uint32_t line_of(const unsigned char *keys, size_t stride, uint32_t i)
+static uint32_t line_of(const dod__csr_job *job, uint32_t i)
 {
-    return dod__load_u32(keys + (size_t)i * stride) / CURSORS_PER_LINE;
+    return dod__csr_key(job, i) / CURSORS_PER_LINE;
 }
 
 /* How many of SAMPLE_WINDOWS * SAMPLE_STEPS sampled steps from one key to the next are far:
@@ -1689,15 +1758,15 @@ static uint32_t line_of(const unsigned char *keys, size_t stride, uint32_t i)
  * open line of items). Sorted, reverse sorted and one-row keys take none, runs of 64 equal keys
  * one in 64, the seed's clustered keys (5% moved) one in 10, uniform and few-row keys nearly
  * all (64 rows are few enough to stay cached, but the partitioned build still wins there). */
-static uint32_t far_steps(const unsigned char *keys, size_t stride, uint32_t n_items)
+static uint32_t far_steps(const dod__csr_job *job)
 {
     uint32_t far = 0;
     for (uint32_t w = 0; w < SAMPLE_WINDOWS; ++w) {
         uint32_t start =
-            (uint32_t)((uint64_t)(n_items - SAMPLE_STEPS - 1) * w / (SAMPLE_WINDOWS - 1));
-        uint32_t prev = line_of(keys, stride, start);
+            (uint32_t)((uint64_t)(job->n_items - SAMPLE_STEPS - 1) * w / (SAMPLE_WINDOWS - 1));
+        uint32_t prev = line_of(job, start);
         for (uint32_t i = start + 1; i <= start + SAMPLE_STEPS; ++i) {
-            uint32_t line = line_of(keys, stride, i);
+            uint32_t line = line_of(job, i);
             far += (line > prev ? line - prev : prev - line) > 1;
             prev = line;
         }
@@ -1706,20 +1775,21 @@ static uint32_t far_steps(const unsigned char *keys, size_t stride, uint32_t n_i
 }
 
 /* The adaptive rule (docs/build.md); may drop the build to one block. */
-static dod_csr_build_strategy choose(const dod_csr_desc *d, size_t key_stride, uint32_t *n_blocks)
+static dod_csr_build_strategy choose(const dod__csr_job *job, dod_csr_build_strategy strategy,
+                                     uint32_t *n_blocks)
 {
-    if (d->strategy != DOD_CSR_BUILD_AUTO)
-        return d->strategy;
+    if (strategy != DOD_CSR_BUILD_AUTO)
+        return strategy;
     int threads = *n_blocks > 1;
     uint32_t one_thread_max_rows = threads ? ONE_THREAD_MAX_ROWS : PLAIN_MAX_ROWS;
-    if (d->n_items < PLAIN_MAX_ITEMS || d->n_rows <= one_thread_max_rows) {
+    if (job->n_items < PLAIN_MAX_ITEMS || job->n_rows <= one_thread_max_rows) {
         *n_blocks = 1;
         return DOD_CSR_BUILD_PLAIN;
     }
-    if (threads && d->n_rows <= PARALLEL_MAX_ROWS)
+    if (threads && job->n_rows <= PARALLEL_MAX_ROWS)
         return DOD_CSR_BUILD_PLAIN;
-    uint32_t far_max = d->n_rows <= PLAIN_MAX_ROWS ? FAR_MAX_IN_L2 : FAR_MAX;
-    if (far_steps((const unsigned char *)d->keys, key_stride, d->n_items) <= far_max)
+    uint32_t far_max = job->n_rows <= PLAIN_MAX_ROWS ? FAR_MAX_IN_L2 : FAR_MAX;
+    if (far_steps(job) <= far_max)
         return DOD_CSR_BUILD_PLAIN;
     return DOD_CSR_BUILD_PARTITIONED;
 }
@@ -1762,34 +1832,25 @@ static dod_status run_strategy(const dod__csr_job *job, dod_csr_build_strategy s
         st = build_plain(job, max_value);
     if (st != DOD_OK)
         return st;
-    DOD__REFUSE_IF(job->values && value_bound > 0 && *max_value >= value_bound, DOD_E_RANGE);
+    DOD__REFUSE_IF(job->has_values && value_bound > 0 && *max_value >= value_bound, DOD_E_RANGE);
     return DOD_OK;
 }
 
-dod_status dod_csr_build_desc(dod_csr *csr, const dod_csr_desc *d)
+dod_status dod__csr_build_job(dod_csr *csr, dod__csr_job *job, const dod_csr_desc *d)
 {
-    dod_status st = check_desc(csr, d);
-    if (st != DOD_OK)
-        return st;
-
-    dod__csr_job job;
-    memset(&job, 0, sizeof job);
-    job.n_rows = d->n_rows;
-    job.n_items = d->n_items;
-    job.keys = (const unsigned char *)d->keys;
-    job.key_stride = d->key_stride ? d->key_stride : 4;
-    job.values = d->n_items ? (const unsigned char *)d->values : NULL;
-    job.value_stride = d->value_stride ? d->value_stride : 4;
-    job.n_blocks = blocks_for(d->exec, d->n_items);
-    dod_csr_build_strategy strategy = choose(d, job.key_stride, &job.n_blocks);
-    job.exec = job.n_blocks > 1 ? d->exec : NULL;
+    job->n_rows = d->n_rows;
+    job->n_items = d->n_items;
+    job->value_bound = d->value_bound;
+    job->n_blocks = blocks_for(d->exec, d->n_items);
+    dod_csr_build_strategy strategy = choose(job, d->strategy, &job->n_blocks);
+    job->exec = job->n_blocks > 1 ? d->exec : NULL;
 
     size_t scratch = 0;
     int sized = 1;
     if (strategy == DOD_CSR_BUILD_PARTITIONED)
-        sized = dod__csr_partitioned_scratch(&job, &scratch);
-    else if (job.n_blocks > 1)
-        sized = dod__csr_parallel_scratch(&job, &scratch);
+        sized = dod__csr_partitioned_scratch(job, &scratch);
+    else if (job->n_blocks > 1)
+        sized = dod__csr_parallel_scratch(job, &scratch);
     DOD__REFUSE_IF(!sized, DOD_E_OVERFLOW);
 
     /* Scratch from the caller's arena is taken first, so a failure there changes nothing. */
@@ -1801,18 +1862,18 @@ dod_status dod_csr_build_desc(dod_csr *csr, const dod_csr_desc *d)
                        DOD_E_NOMEM);
     }
     dod__csr_blocks fresh;
-    st = dod__csr_prepare(csr, d->n_rows, d->n_items, arena_scratch ? 0 : scratch, &fresh);
+    dod_status st = dod__csr_prepare(csr, d->n_rows, d->n_items, arena_scratch ? 0 : scratch, &fresh);
     if (st == DOD_OK) {
-        job.offsets = dod__csr_next_offsets(csr, &fresh);
-        job.items = dod__csr_next_items(csr, &fresh);
-        job.scratch = arena_scratch ? arena_scratch : dod__csr_next_scratch(csr, &fresh);
+        job->offsets = dod__csr_next_offsets(csr, &fresh);
+        job->items = dod__csr_next_items(csr, &fresh);
+        job->scratch = arena_scratch ? arena_scratch : dod__csr_next_scratch(csr, &fresh);
         uint32_t max_value = 0;
-        st = run_strategy(&job, strategy, d->value_bound, &max_value);
+        st = run_strategy(job, strategy, d->value_bound, &max_value);
         if (st == DOD_OK) {
             if (d->flags & DOD_CSR_BUILD_SORT_ROWS)
-                dod__csr_sort_rows(job.offsets, job.items, d->n_rows, d->n_items, job.exec);
+                dod__csr_sort_rows(job->offsets, job->items, d->n_rows, d->n_items, job->exec);
             dod__csr_commit(csr, &fresh, d->n_rows, d->n_items);
-            if (job.values)
+            if (job->has_values)
                 csr->item_bound = (uint64_t)max_value + 1;
         } else {
             dod__csr_discard(csr, &fresh);
@@ -1821,6 +1882,25 @@ dod_status dod_csr_build_desc(dod_csr *csr, const dod_csr_desc *d)
     if (arena_scratch)
         dod_arena_rewind(d->scratch, mark);
     return st;
+}
+
+dod_status dod_csr_build_desc(dod_csr *csr, const dod_csr_desc *d)
+{
+    dod_status st = check_desc(csr, d);
+    if (st != DOD_OK)
+        return st;
+    dod__csr_run run;
+    run.keys = (const unsigned char *)d->keys;
+    run.values = d->n_items ? (const unsigned char *)d->values : NULL;
+    run.first = 0;
+    dod__csr_job job;
+    memset(&job, 0, sizeof job);
+    job.runs = &run;
+    job.n_runs = d->n_items ? 1 : 0;
+    job.key_stride = d->key_stride ? d->key_stride : 4;
+    job.has_values = run.values != NULL;
+    job.value_stride = d->value_stride ? d->value_stride : 4;
+    return dod__csr_build_job(csr, &job, d);
 }
 
 dod_status dod_csr_build(dod_csr *csr, uint32_t n_rows, const void *keys, size_t key_stride,
@@ -2752,6 +2832,19 @@ static uint32_t *hist_of(const parallel_ctx *c, uint32_t b)
     return c->hist + (size_t)b * c->job->n_rows;
 }
 
+/* Count n keys at stride into h; 0 at a key >= n_rows. */
+static int count_piece(uint32_t *restrict h, uint32_t n_rows, const unsigned char *keys,
+                      size_t stride, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; ++i, keys += stride) {
+        uint32_t key = dod__load_u32(keys);
+        if (key >= n_rows)
+            return 0;
+        h[key]++;
+    }
+    return 1;
+}
+
 static void count_task(void *arg, uint32_t b)
 {
     parallel_ctx *c = (parallel_ctx *)arg;
@@ -2761,13 +2854,14 @@ static void count_task(void *arg, uint32_t b)
     uint32_t *restrict h = hist_of(c, b);
     memset(h, 0, (size_t)job->n_rows * sizeof *h);
     c->bad[b] = 0;
-    for (uint32_t i = lo; i < hi; ++i) {
-        uint32_t key = dod__csr_key(job, i);
-        if (key >= job->n_rows) {
+    uint32_t run = dod__csr_run_of(job, lo);
+    for (uint32_t at = lo; at < hi;) {
+        dod__csr_piece p = dod__csr_piece_at(job, &run, at, hi);
+        if (!count_piece(h, job->n_rows, p.keys, job->key_stride, p.end - at)) {
             c->bad[b] = 1;
             return;
         }
-        h[key]++;
+        at = p.end;
     }
 }
 
@@ -2802,27 +2896,39 @@ static void place_task(void *arg, uint32_t t)
     }
 }
 
+/* Place items [at, end) through the cursors: their values, or their numbers. */
+static uint32_t scatter_piece(uint32_t *restrict cur, uint32_t *restrict items,
+                              const dod__csr_job *job, const dod__csr_piece *p)
+{
+    const unsigned char *keys = p->keys;
+    const size_t ks = job->key_stride;
+    uint32_t max = 0;
+    if (p->values) {
+        const unsigned char *values = p->values;
+        for (uint32_t i = p->at; i < p->end; ++i, keys += ks, values += job->value_stride) {
+            uint32_t v = dod__load_u32(values);
+            max = v > max ? v : max;
+            items[cur[dod__load_u32(keys)]++] = v;
+        }
+    } else {
+        for (uint32_t i = p->at; i < p->end; ++i, keys += ks)
+            items[cur[dod__load_u32(keys)]++] = i;
+    }
+    return max;
+}
+
 static void scatter_task(void *arg, uint32_t b)
 {
     parallel_ctx *c = (parallel_ctx *)arg;
     const dod__csr_job *job = c->job;
-    uint32_t lo, hi;
+    uint32_t lo, hi, max = 0;
     dod__exec_share(job->n_items, job->n_blocks, b, &lo, &hi);
-    uint32_t *restrict cur = hist_of(c, b);
-    uint32_t *restrict items = job->items;
-    const unsigned char *keys = job->keys;
-    const size_t ks = job->key_stride;
-    uint32_t max = 0;
-    if (job->values) {
-        for (uint32_t i = lo; i < hi; ++i) {
-            uint32_t key = dod__load_u32(keys + (size_t)i * ks);
-            uint32_t v = dod__csr_value(job, i);
-            max = v > max ? v : max;
-            items[cur[key]++] = v;
-        }
-    } else {
-        for (uint32_t i = lo; i < hi; ++i)
-            items[cur[dod__load_u32(keys + (size_t)i * ks)]++] = i;
+    uint32_t run = dod__csr_run_of(job, lo);
+    for (uint32_t at = lo; at < hi;) {
+        dod__csr_piece p = dod__csr_piece_at(job, &run, at, hi);
+        uint32_t m = scatter_piece(hist_of(c, b), job->items, job, &p);
+        max = m > max ? m : max;
+        at = p.end;
     }
     c->max_value[b] = max;
 }
@@ -2881,7 +2987,8 @@ dod_status dod__csr_build_parallel(const dod__csr_job *job, uint32_t *max_value)
  * `shift` bits (its row inside the partition). The item's high bits are those of its window
  * (2^item_bits consecutive items); each task records where every window's elements end in
  * every chain, so the finish knows them. A value build streams each value into a second pool,
- * at the position of its element.
+ * at the position of its element, or, when every value fits above the row bits (value_bound),
+ * keeps the value in the element instead (the narrow build, make_layout).
  *
  * A chain holds its task's items in item order, and the finish reads the chains in task order,
  * so the result is stable and the same bytes for any number of threads and execution order. */
@@ -2896,6 +3003,7 @@ dod_status dod__csr_build_parallel(const dod__csr_job *job, uint32_t *max_value)
 /* Tuning, measured on the benchmark machine (docs/build.md). */
 #define TARGET_PART_ITEMS 16384u /* a partition's elements and items should fit in L2 */
 #define MAX_PART_BITS 10u        /* at most 1024 partitions: one task's buffers take 128 KiB */
+#define MAX_NARROW_PART_BITS 12u /* a narrow value build: at most 4096 (512 KiB of buffers) */
 #define LINE 16u                 /* elements per 64-byte cache line */
 #define BUFFER 32u               /* elements a partition gathers before streaming: two lines */
 #define CHUNK 2048u              /* elements per chunk (8 KiB) */
@@ -2904,6 +3012,7 @@ dod_status dod__csr_build_parallel(const dod__csr_job *job, uint32_t *max_value)
 
 typedef struct layout {
     uint32_t shift, item_bits, n_parts, n_tasks, n_finish_tasks;
+    int narrow;            /* value build whose values fit beside the row: no value pool */
     uint32_t task_windows; /* windows one task's items touch, at most */
     uint32_t task_chunks;  /* chunks each task owns */
     uint32_t stage_items;  /* each finish task's stage */
@@ -2942,16 +3051,23 @@ static int reserve(size_t *at, size_t count, size_t size, size_t *offset)
     return dod__add(*at, bytes, at);
 }
 
-static int make_layout(const dod__csr_job *job, layout *l)
+static uint32_t parts_of(uint32_t n_rows, uint32_t shift)
+{
+    return n_rows ? (uint32_t)((((uint64_t)n_rows - 1) >> shift) + 1) : 1;
+}
+
+/* The layout of the build with rows per partition 2^shift; narrow: values in the elements. */
+static int layout_for(const dod__csr_job *job, uint32_t shift, int narrow, layout *l)
 {
     memset(l, 0, sizeof *l);
-    l->shift = choose_shift(job->n_rows, job->n_items);
-    l->item_bits = 32 - l->shift;
-    l->n_parts = job->n_rows ? (uint32_t)((((uint64_t)job->n_rows - 1) >> l->shift) + 1) : 1;
+    l->shift = shift;
+    l->narrow = narrow;
+    l->item_bits = narrow ? 32 : 32 - shift; /* narrow: one window, the item bits are unused */
+    l->n_parts = parts_of(job->n_rows, shift);
     l->n_tasks = job->n_blocks;
     DOD_ASSERT(l->n_tasks > 0);
     uint32_t longest = (uint32_t)(((uint64_t)job->n_items + l->n_tasks - 1) / l->n_tasks);
-    l->task_windows = (longest >> l->item_bits) + 2;
+    l->task_windows = narrow ? 2 : (longest >> l->item_bits) + 2;
     /* Partition p fills floor(count_p / CHUNK) + 1 chunks, so a task needs at most this many. */
     l->task_chunks = longest / CHUNK + l->n_parts;
     uint32_t finish = dod__exec_tasks(job->exec, FINISH_TASKS_PER_THREAD,
@@ -2963,12 +3079,12 @@ static int make_layout(const dod__csr_job *job, layout *l)
     l->stage_items = (share < STAGE_ITEMS ? share : STAGE_ITEMS) / LINE * LINE;
 
     size_t P = l->n_parts, T = l->n_tasks, chunks, cells, windows, stages, at = 0;
-    int value_build = job->values != NULL;
+    int value_pool = job->has_values && !narrow;
     int fits = dod__mul(T, l->task_chunks, &chunks) && dod__mul(T, P, &cells) &&
            dod__mul(cells, l->task_windows, &windows) &&
            dod__mul(l->n_finish_tasks, l->stage_items, &stages) &&
            reserve(&at, chunks, CHUNK * sizeof(uint32_t), &l->elems) &&
-           reserve(&at, value_build ? chunks : 0, CHUNK * sizeof(uint32_t), &l->values) &&
+           reserve(&at, value_pool ? chunks : 0, CHUNK * sizeof(uint32_t), &l->values) &&
            reserve(&at, chunks, sizeof(uint32_t), &l->next) &&
            reserve(&at, cells, sizeof(uint32_t), &l->counts) &&
            reserve(&at, cells, sizeof(uint32_t), &l->fill) &&
@@ -2976,10 +3092,32 @@ static int make_layout(const dod__csr_job *job, layout *l)
            reserve(&at, windows, sizeof(uint32_t), &l->ends) &&
            reserve(&at, P + 1, sizeof(uint32_t), &l->part_start) &&
            reserve(&at, cells, BUFFER * sizeof(uint32_t), &l->buffers) &&
-           reserve(&at, value_build ? cells : 0, BUFFER * sizeof(uint32_t), &l->value_buffers) &&
+           reserve(&at, value_pool ? cells : 0, BUFFER * sizeof(uint32_t), &l->value_buffers) &&
            reserve(&at, stages, sizeof(uint32_t), &l->stages);
     l->total = at;
     return fits;
+}
+
+/* A value build whose values are all below value_bound can keep each value in its element,
+ * above the row bits, instead of streaming it into a value pool (4 more bytes an item written
+ * and read back): the narrow build. When the values need more than 32 - shift bits, the rows
+ * per partition shrink until they fit, which costs more partitions (each a partly filled chunk
+ * per task and a buffer); the narrow build is taken when that costs no more scratch than the
+ * value pool, and it never has more than 2^MAX_NARROW_PART_BITS partitions (docs/build.md). */
+static int make_layout(const dod__csr_job *job, layout *l)
+{
+    uint32_t shift = choose_shift(job->n_rows, job->n_items);
+    int fits = layout_for(job, shift, 0, l);
+    if (!fits || !job->has_values || job->value_bound == 0)
+        return fits;
+    uint32_t value_bits = job->value_bound > 1 ? log2_floor((uint64_t)job->value_bound - 1) + 1 : 1;
+    if (shift + value_bits > 32)
+        shift = 32 - value_bits;
+    layout narrow;
+    if (shift >= 1 && parts_of(job->n_rows, shift) <= (1u << MAX_NARROW_PART_BITS) &&
+        layout_for(job, shift, 1, &narrow) && narrow.total <= l->total)
+        *l = narrow;
+    return 1;
 }
 
 int dod__csr_partitioned_scratch(const dod__csr_job *job, size_t *bytes)
@@ -3018,6 +3156,8 @@ static uint32_t first_chunk(const partition_ctx *c, uint32_t t, uint32_t p)
 /* The end of the window holding item `at`, or hi if that comes first. */
 static uint32_t window_end(uint32_t at, uint32_t hi, uint32_t item_bits)
 {
+    if (item_bits >= 32)
+        return hi;
     uint64_t end = ((uint64_t)(at >> item_bits) + 1) << item_bits;
     return end < hi ? (uint32_t)end : hi;
 }
@@ -3086,36 +3226,44 @@ static DOD__CSR_NOINLINE void flush_buffer(const partition_ctx *c, task_state *s
     }
 }
 
-/* Items [lo, hi), all in one window. Returns 0 at a key >= n_rows. with_values is a constant
- * in each of the two callers below, so each compiles to its own loop; everything the loop reads
- * is a local, so its stores into the buffers cannot make the compiler reload it. */
-static inline int partition_loop(const partition_ctx *c, task_state *s, uint32_t lo, uint32_t hi,
-                                 int with_values, uint32_t *max_value)
+/* What an element holds above the key's row bits: the item's low bits (no values), the same
+ * with the value streamed beside it into the value pool, or the value itself (a narrow value
+ * build: every value fits the element's high bits, so there is no value pool). */
+enum { ELEM_ITEM, ELEM_ITEM_VALUE, ELEM_VALUE };
+
+/* The items of one piece, all in one window. Returns 0 at a key >= n_rows. mode is a constant
+ * in each of the callers below, so each compiles to its own loop; everything the loop reads is
+ * a local, so its stores into the buffers cannot make the compiler reload it. */
+static inline int partition_loop(const partition_ctx *c, task_state *s, const dod__csr_piece *piece,
+                                 int mode, uint32_t *max_value)
 {
     const size_t key_stride = c->job->key_stride, value_stride = c->job->value_stride;
-    const unsigned char *restrict key = c->job->keys + (size_t)lo * key_stride;
-    const unsigned char *const key_end = c->job->keys + (size_t)hi * key_stride;
-    const unsigned char *restrict value = with_values ? c->job->values + (size_t)lo * value_stride
-                                                      : NULL;
+    const unsigned char *restrict key = piece->keys;
+    const unsigned char *const key_end = key + (size_t)(piece->end - piece->at) * key_stride;
+    const unsigned char *restrict value = piece->values;
     const uint32_t n_rows = c->job->n_rows, shift = c->l.shift, row_mask = (1u << shift) - 1;
     uint32_t *restrict fill = s->fill, *restrict buffers = s->buffers;
     uint32_t *restrict value_buffers = s->value_buffers;
-    DOD_ASSERT(!with_values || value_buffers); /* a value build has its value buffers */
+    DOD_ASSERT(mode == ELEM_ITEM || value);
+    DOD_ASSERT(mode != ELEM_ITEM_VALUE || value_buffers); /* the value pool's buffers */
     /* The element's high bits: i << shift keeps the item's low item_bits bits, and grows by
      * 1 << shift from one item to the next. */
-    uint32_t tag = lo << shift, max = *max_value;
+    uint32_t tag = piece->at << shift, max = *max_value;
     for (; key != key_end; key += key_stride, tag += 1u << shift) {
         uint32_t k = dod__load_u32(key);
         if (k >= n_rows)
             return 0;
-        uint32_t p = k >> shift, at = fill[p]++;
-        buffers[at] = tag | (k & row_mask);
-        if (with_values) {
+        uint32_t p = k >> shift, at = fill[p]++, high = tag;
+        if (mode != ELEM_ITEM) {
             uint32_t v = dod__load_u32(value);
             value += value_stride;
             max = v > max ? v : max;
-            value_buffers[at] = v;
+            if (mode == ELEM_VALUE)
+                high = v << shift;
+            else
+                value_buffers[at] = v;
         }
+        buffers[at] = high | (k & row_mask);
         if (at % BUFFER == BUFFER - 1)
             flush_buffer(c, s, p);
     }
@@ -3123,17 +3271,23 @@ static inline int partition_loop(const partition_ctx *c, task_state *s, uint32_t
     return 1;
 }
 
-static DOD__CSR_NOINLINE int partition_items(const partition_ctx *c, task_state *s, uint32_t lo,
-                                             uint32_t hi)
+static DOD__CSR_NOINLINE int partition_items(const partition_ctx *c, task_state *s,
+                                             const dod__csr_piece *piece)
 {
     uint32_t unused = 0;
-    return partition_loop(c, s, lo, hi, 0, &unused);
+    return partition_loop(c, s, piece, ELEM_ITEM, &unused);
 }
 
-static DOD__CSR_NOINLINE int partition_values(const partition_ctx *c, task_state *s, uint32_t lo,
-                                              uint32_t hi, uint32_t *max_value)
+static DOD__CSR_NOINLINE int partition_values(const partition_ctx *c, task_state *s,
+                                              const dod__csr_piece *piece, uint32_t *max_value)
 {
-    return partition_loop(c, s, lo, hi, 1, max_value);
+    return partition_loop(c, s, piece, ELEM_ITEM_VALUE, max_value);
+}
+
+static DOD__CSR_NOINLINE int partition_narrow(const partition_ctx *c, task_state *s,
+                                              const dod__csr_piece *piece, uint32_t *max_value)
+{
+    return partition_loop(c, s, piece, ELEM_VALUE, max_value);
 }
 
 /* The chain's length: what its chunks hold and what waits in its buffer. */
@@ -3177,19 +3331,24 @@ static void partition_task(void *arg, uint32_t t)
     uint32_t lo, hi, w = 0, max = 0;
     dod__exec_share(c->job->n_items, c->l.n_tasks, t, &lo, &hi);
     c->bad[t] = 0;
+    uint32_t run = dod__csr_run_of(c->job, lo);
     for (uint32_t at = lo; at < hi; ++w) {
         uint32_t end = window_end(at, hi, c->l.item_bits);
-        int ok = c->values ? partition_values(c, &s, at, end, &max)
-                           : partition_items(c, &s, at, end);
-        if (!ok) {
-            c->bad[t] = 1;
-            return;
+        while (at < end) {
+            dod__csr_piece piece = dod__csr_piece_at(c->job, &run, at, end);
+            int ok = c->l.narrow      ? partition_narrow(c, &s, &piece, &max)
+                     : c->values      ? partition_values(c, &s, &piece, &max)
+                                      : partition_items(c, &s, &piece);
+            if (!ok) {
+                c->bad[t] = 1;
+                return;
+            }
+            at = piece.end;
         }
         DOD_ASSERT(w < c->l.task_windows);
         uint32_t *ends = c->ends + ((size_t)t * c->l.task_windows + w) * P;
         for (uint32_t p = 0; p < P; ++p)
             ends[p] = chain_length(&s, p);
-        at = end;
     }
     DOD_ASSERT(s.free_chunk <= first_chunk(c, t + 1, 0));
     flush_tails(c, &s);
@@ -3264,7 +3423,7 @@ static void place_chain(const partition_ctx *c, uint32_t t, uint32_t p, uint32_t
     uint32_t lo, hi;
     dod__exec_share(job->n_items, c->l.n_tasks, t, &lo, &hi);
     for (uint32_t at = lo; at < hi; ends += P) {
-        uint32_t base = (at >> item_bits) << item_bits;
+        uint32_t base = item_bits >= 32 ? 0 : (at >> item_bits) << item_bits;
         while (w.at < *ends) {
             size_t from;
             uint32_t n = walk_run(c, &w, *ends - w.at, &from);
@@ -3342,7 +3501,7 @@ dod_status dod__csr_build_partitioned(const dod__csr_job *job, uint32_t *max_val
     unsigned char *s = (unsigned char *)job->scratch;
     c.job = job;
     c.elems = (uint32_t *)(void *)(s + c.l.elems);
-    c.values = job->values ? (uint32_t *)(void *)(s + c.l.values) : NULL;
+    c.values = job->has_values && !c.l.narrow ? (uint32_t *)(void *)(s + c.l.values) : NULL;
     c.next = (uint32_t *)(void *)(s + c.l.next);
     c.counts = (uint32_t *)(void *)(s + c.l.counts);
     c.fill = (uint32_t *)(void *)(s + c.l.fill);
@@ -3350,7 +3509,7 @@ dod_status dod__csr_build_partitioned(const dod__csr_job *job, uint32_t *max_val
     c.ends = (uint32_t *)(void *)(s + c.l.ends);
     c.part_start = (uint32_t *)(void *)(s + c.l.part_start);
     c.buffers = (uint32_t *)(void *)(s + c.l.buffers);
-    c.value_buffers = job->values ? (uint32_t *)(void *)(s + c.l.value_buffers) : NULL;
+    c.value_buffers = c.values ? (uint32_t *)(void *)(s + c.l.value_buffers) : NULL;
     c.stages = (uint32_t *)(void *)(s + c.l.stages);
 
     dod__exec_run(job->exec, c.l.n_tasks, partition_task, &c);
@@ -3368,6 +3527,7 @@ dod_status dod__csr_build_partitioned(const dod__csr_job *job, uint32_t *max_val
 #undef HAVE_STREAM
 #undef TARGET_PART_ITEMS
 #undef MAX_PART_BITS
+#undef MAX_NARROW_PART_BITS
 #undef LINE
 #undef BUFFER
 #undef CHUNK
