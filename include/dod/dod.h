@@ -19,5 +19,6 @@
 #include <dod/reduce.h>
 #include <dod/world.h>
 #include <dod/world_typed.h>
+#include <dod/world_index.h>
 
 #endif /* DOD_H */

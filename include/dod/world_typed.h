@@ -26,6 +26,7 @@
  *                                                   last block (O(1) per block)
  *     per component position:
  *       position *game_get_position(w, e)          dod_world_get, typed (NULL likewise)
+ *       position *game_get_at_position(w, item)    dod_world_get_at: by slot (an index's item)
  *       DOD_FIELD(&it, game, position)             dod_world_field, typed
  * The seed's loop is then, with `step` taking restrict pointers so the compiler vectorises it:
  *     game_entity_a_cols c;
@@ -157,6 +158,16 @@
     {                                                                                          \
         return (DOD__W_T(name) *)dod__world_get_sized(w, e, DOD_CID(P, name),                  \
                                                       sizeof(DOD__W_T(name)));                 \
+    }                                                                                          \
+    DOD__W_COMPONENT_AT(P, name)
+
+/* Per component, by a relation index's item (an entity slot, dod/world_index.h):
+ *     position *game_get_at_position(w, item)    dod_world_get_at, typed (NULL likewise) */
+#define DOD__W_COMPONENT_AT(P, name)                                                           \
+    DOD__GENERATED DOD__W_T(name) *P##_get_at_##name(const dod_world *w, uint32_t item)        \
+    {                                                                                          \
+        return (DOD__W_T(name) *)dod__world_get_at_sized(w, item, DOD_CID(P, name),            \
+                                                         sizeof(DOD__W_T(name)));              \
     }
 
 #define DOD_WORLD(P, COMPONENTS, ARCHETYPES)                                                   \
