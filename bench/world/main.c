@@ -29,6 +29,7 @@ int main(void)
     for (int i = 0; i < n_sizes; ++i)
         scenarios_bench(sizes[i], passes, sizes[i] == WB_1M);
     frag_bench(passes);
+    index_bench(quick ? 3 : 9);
     print_load("after");
     return wb_close();
 }

@@ -63,5 +63,6 @@ void wb_check(dod_status st, const char *what); /* exits when a world call fails
 void seed_update_bench(size_t n, int passes);       /* seed_update.c */
 void scenarios_bench(size_t n, int passes, int targets); /* scenarios.c */
 void frag_bench(int passes);                         /* frag.c */
+void index_bench(int passes);                        /* index.c: relation indexes */
 
 #endif
