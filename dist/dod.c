@@ -3336,9 +3336,9 @@ static void partition_task(void *arg, uint32_t t)
         uint32_t end = window_end(at, hi, c->l.item_bits);
         while (at < end) {
             dod__csr_piece piece = dod__csr_piece_at(c->job, &run, at, end);
-            int ok = c->l.narrow      ? partition_narrow(c, &s, &piece, &max)
-                     : c->values      ? partition_values(c, &s, &piece, &max)
-                                      : partition_items(c, &s, &piece);
+            int ok = c->values     ? partition_values(c, &s, &piece, &max)
+                     : c->l.narrow ? partition_narrow(c, &s, &piece, &max)
+                                   : partition_items(c, &s, &piece);
             if (!ok) {
                 c->bad[t] = 1;
                 return;

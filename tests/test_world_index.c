@@ -209,6 +209,32 @@ static dod_world_index_desc desc_of(const dod_query *q, uint32_t component, uint
     return d;
 }
 
+/* A random world, a query over `all` and the index of its tag keys over it. Stays in place
+ * (the desc points at the query). */
+typedef struct fixture {
+    dod_world *w;
+    dod_query q;
+    dod_world_index_desc d;
+    dod_csr c;
+} fixture;
+
+static void fixture_make(fixture *f, uint64_t seed, uint32_t n, csr_keys dist, uint32_t n_rows,
+                         const uint32_t *all, uint32_t n_all)
+{
+    test_rng rng = { seed };
+    f->w = random_world(&rng, n, dist, n_rows, NULL);
+    f->q = query_of(f->w, all, n_all);
+    f->d = desc_of(&f->q, C_TAG, 0, n_rows);
+    dod_csr_init(&f->c, NULL);
+    CHECK_OK(dod_world_index_build(&f->c, f->w, &f->d));
+}
+
+static void fixture_free(fixture *f)
+{
+    dod_csr_free(&f->c);
+    dod_world_destroy(f->w);
+}
+
 /* ---- builds ---- */
 
 /* Every strategy on the calling thread and on every executor (pools of 1, 2, 3, 4 and 7
@@ -294,17 +320,13 @@ static void test_small_worlds(void)
 
 static void test_items_lead_to_entities(void)
 {
-    test_rng rng = { 43 };
     const uint32_t n_rows = 2000;
-    dod_world *w = random_world(&rng, 20000, CSR_KEYS_UNIFORM, n_rows, NULL);
-    dod_query tags = query_of(w, TAG_ONLY, 1);
-    dod_csr c;
-    dod_csr_init(&c, NULL);
-    dod_world_index_desc d = desc_of(&tags, C_TAG, 0, n_rows);
-    CHECK_OK(dod_world_index_build(&c, w, &d));
+    fixture f;
+    fixture_make(&f, 43, 20000, CSR_KEYS_UNIFORM, n_rows, TAG_ONLY, 1);
+    dod_world *w = f.w;
     int ok = 1;
     for (uint32_t row = 0; row < n_rows; ++row) {
-        for (const uint32_t *it = dod_csr_row_begin(&c, row); it != dod_csr_row_end(&c, row); ++it) {
+        for (const uint32_t *it = dod_csr_row_begin(&f.c, row); it != dod_csr_row_end(&f.c, row); ++it) {
             dod_entity e = dod_world_entity_at(w, *it);
             const tag *t = (const tag *)dod_world_get_at(w, *it, C_TAG);
             ok = ok && dod_world_alive(w, e) && (uint32_t)e.bits == *it;
@@ -317,9 +339,9 @@ static void test_items_lead_to_entities(void)
     CHECK(ok);
     /* An item stays its entity's through a move and the swap-removes of others, until the
      * entity is despawned; then the slot resolves to nothing, and a later spawn may take it. */
-    uint32_t item = c.items[c.n_items / 2];
+    uint32_t item = f.c.items[f.c.n_items / 2];
     dod_entity e = dod_world_entity_at(w, item);
-    uint32_t other = c.items[c.n_items / 3];
+    uint32_t other = f.c.items[f.c.n_items / 3];
     CHECK_OK(dod_world_despawn(w, dod_world_entity_at(w, other)));
     CHECK_OK(dod_world_move(w, e, A_POS));
     CHECK_EQ(dod_world_entity_at(w, item).bits, e.bits);
@@ -338,8 +360,7 @@ static void test_items_lead_to_entities(void)
     CHECK_EQ(dod_world_entity_at(NULL, item).bits, 0);
     CHECK(dod_world_get_at(w, UINT32_MAX, C_TAG) == NULL);
     CHECK(dod_world_get_at(w, item, N_COMPS) == NULL);
-    dod_csr_free(&c);
-    dod_world_destroy(w);
+    fixture_free(&f);
 }
 
 /* The typed layer's lookups by item: game_get_at_<component>. */
@@ -380,72 +401,64 @@ static int gathered_right(const dod_world *w, const dod_csr *c, const unsigned c
 
 static void test_gathers(void)
 {
-    test_rng rng = { 47 };
     const uint32_t n_rows = 5000;
-    dod_world *w = random_world(&rng, 90000, CSR_KEYS_LONGTAIL, n_rows, NULL);
-    dod_query tag_pos = query_of(w, TAG_POS, 2), bigs = query_of(w, BIG_TAG, 1);
-    dod_csr c;
-    dod_csr_init(&c, NULL);
-    dod_world_index_desc d = desc_of(&tag_pos, C_TAG, 0, n_rows);
-    CHECK_OK(dod_world_index_build(&c, w, &d));
-    CHECK(c.n_items > 32768); /* two tasks of the gather on the pools */
-    uint32_t *other = (uint32_t *)malloc((size_t)c.n_items * 4);
-    pos *p = (pos *)malloc((size_t)c.n_items * sizeof *p);
-    tag *t = (tag *)malloc((size_t)c.n_items * sizeof *t);
-    float *y = (float *)malloc((size_t)c.n_items * 4);
+    fixture f;
+    fixture_make(&f, 47, 90000, CSR_KEYS_LONGTAIL, n_rows, TAG_POS, 2);
+    dod_world *w = f.w;
+    dod_query bigs = query_of(w, BIG_TAG, 1);
+    CHECK(f.c.n_items > 32768); /* two tasks of the gather on the pools */
+    uint32_t *other = (uint32_t *)malloc((size_t)f.c.n_items * 4);
+    pos *p = (pos *)malloc((size_t)f.c.n_items * sizeof *p);
+    tag *t = (tag *)malloc((size_t)f.c.n_items * sizeof *t);
+    float *y = (float *)malloc((size_t)f.c.n_items * 4);
     for (int e = -1; e < CSR_EXECS; ++e) {
         const dod_executor *ex = e < 0 ? NULL : &execs.e[e];
-        memset(other, 0, (size_t)c.n_items * 4);
-        memset(p, 0, (size_t)c.n_items * sizeof *p);
-        memset(t, 0, (size_t)c.n_items * sizeof *t);
-        memset(y, 0, (size_t)c.n_items * 4);
+        memset(other, 0, (size_t)f.c.n_items * 4);
+        memset(p, 0, (size_t)f.c.n_items * sizeof *p);
+        memset(t, 0, (size_t)f.c.n_items * sizeof *t);
+        memset(y, 0, (size_t)f.c.n_items * 4);
         const dod_world_gather_col cols[] = {
             { other, C_TAG, 4, 4 }, { p, C_POS, 0, sizeof(pos) }, { t, C_TAG, 0, sizeof(tag) },
             { y, C_POS, 4, 4 },
         };
-        CHECK_OK(dod_world_gather(&c, w, cols, 4, ex));
-        CHECK(gathered_right(w, &c, (const unsigned char *)other, C_TAG, 4, 4));
-        CHECK(gathered_right(w, &c, (const unsigned char *)p, C_POS, 0, sizeof(pos)));
-        CHECK(gathered_right(w, &c, (const unsigned char *)t, C_TAG, 0, sizeof(tag)));
-        CHECK(gathered_right(w, &c, (const unsigned char *)y, C_POS, 4, 4));
+        CHECK_OK(dod_world_gather(&f.c, w, cols, 4, ex));
+        CHECK(gathered_right(w, &f.c, (const unsigned char *)other, C_TAG, 4, 4));
+        CHECK(gathered_right(w, &f.c, (const unsigned char *)p, C_POS, 0, sizeof(pos)));
+        CHECK(gathered_right(w, &f.c, (const unsigned char *)t, C_TAG, 0, sizeof(tag)));
+        CHECK(gathered_right(w, &f.c, (const unsigned char *)y, C_POS, 4, 4));
     }
     /* the 24-byte component whole (the general copy) and its key, over another index */
-    d = desc_of(&bigs, C_BIG, 4, n_rows);
-    CHECK_OK(dod_world_index_build(&c, w, &d));
-    big *b = (big *)malloc((size_t)c.n_items * sizeof *b);
-    other = (uint32_t *)realloc(other, (size_t)c.n_items * 4);
+    dod_world_index_desc d = desc_of(&bigs, C_BIG, 4, n_rows);
+    CHECK_OK(dod_world_index_build(&f.c, w, &d));
+    big *b = (big *)malloc((size_t)f.c.n_items * sizeof *b);
+    other = (uint32_t *)realloc(other, (size_t)f.c.n_items * 4);
     const dod_world_gather_col cols[] = { { b, C_BIG, 0, sizeof(big) }, { other, C_BIG, 4, 4 } };
-    CHECK_OK(dod_world_gather(&c, w, cols, 2, &execs.e[1]));
-    CHECK(gathered_right(w, &c, (const unsigned char *)b, C_BIG, 0, sizeof(big)));
-    CHECK(gathered_right(w, &c, (const unsigned char *)other, C_BIG, 4, 4));
+    CHECK_OK(dod_world_gather(&f.c, w, cols, 2, &execs.e[1]));
+    CHECK(gathered_right(w, &f.c, (const unsigned char *)b, C_BIG, 0, sizeof(big)));
+    CHECK(gathered_right(w, &f.c, (const unsigned char *)other, C_BIG, 4, 4));
     int rows_ok = 1;
-    for (uint32_t j = 0; j < c.n_items; ++j)
-        rows_ok = rows_ok && c.offsets[other[j]] <= j && j < c.offsets[other[j] + 1];
+    for (uint32_t j = 0; j < f.c.n_items; ++j)
+        rows_ok = rows_ok && f.c.offsets[other[j]] <= j && j < f.c.offsets[other[j] + 1];
     CHECK(rows_ok); /* each gathered key is its row */
-    CHECK_OK(dod_world_gather(&c, w, NULL, 0, NULL)); /* no columns: nothing to do */
+    CHECK_OK(dod_world_gather(&f.c, w, NULL, 0, NULL)); /* no columns: nothing to do */
     free(other);
     free(p);
     free(t);
     free(b);
     free(y);
-    dod_csr_free(&c);
-    dod_world_destroy(w);
+    fixture_free(&f);
 }
 
 /* ---- refusals ---- */
 
 static void test_build_refusals(void)
 {
-    test_rng rng = { 53 };
     const uint32_t n_rows = 3000;
-    dod_world *w = random_world(&rng, 80000, CSR_KEYS_UNIFORM, n_rows, NULL);
-    dod_world *other = make_world(NULL);
-    dod_query tags = query_of(w, TAG_ONLY, 1), poss = query_of(w, POS_ONLY, 1);
-    dod_query foreign = query_of(other, TAG_ONLY, 1);
-    dod_csr c;
-    dod_csr_init(&c, NULL);
-    dod_world_index_desc good = desc_of(&tags, C_TAG, 0, n_rows);
-    CHECK_OK(dod_world_index_build(&c, w, &good)); /* what every refusal must leave */
+    fixture f; /* its index is what every refusal must leave */
+    fixture_make(&f, 53, 80000, CSR_KEYS_UNIFORM, n_rows, TAG_ONLY, 1);
+    dod_world *w = f.w, *other = make_world(NULL);
+    dod_query poss = query_of(w, POS_ONLY, 1), foreign = query_of(other, TAG_ONLY, 1);
+    const dod_world_index_desc good = f.d;
     dod_arena arena;
     dod_arena_init(&arena, 0, NULL);
     void *first = NULL;
@@ -476,22 +489,22 @@ static void test_build_refusals(void)
         }
         for (int with_arena = 0; with_arena < 2; ++with_arena) {
             d.scratch = with_arena ? &arena : NULL;
-            csr_snap snap = csr_snap_take(&c);
-            CHECK_STATUS(dod_world_index_build(&c, w, &d), want);
-            CHECK(csr_snap_unchanged(&c, &snap));
+            csr_snap snap = csr_snap_take(&f.c);
+            CHECK_STATUS(dod_world_index_build(&f.c, w, &d), want);
+            CHECK(csr_snap_unchanged(&f.c, &snap));
             CHECK_EQ(dod_arena_used(&arena), used);
         }
     }
-    csr_snap snap = csr_snap_take(&c);
+    csr_snap snap = csr_snap_take(&f.c);
     CHECK_STATUS(dod_world_index_build(NULL, w, &good), DOD_E_INVALID);
-    CHECK_STATUS(dod_world_index_build(&c, NULL, &good), DOD_E_INVALID);
-    CHECK_STATUS(dod_world_index_build(&c, w, NULL), DOD_E_INVALID);
-    CHECK(csr_snap_unchanged(&c, &snap));
+    CHECK_STATUS(dod_world_index_build(&f.c, NULL, &good), DOD_E_INVALID);
+    CHECK_STATUS(dod_world_index_build(&f.c, w, NULL), DOD_E_INVALID);
+    CHECK(csr_snap_unchanged(&f.c, &snap));
 
     /* A key out of range in the first, a middle and the last matched block, found by every
      * strategy on every thread count, with the index and the arena unchanged. */
     dod_world_iter it;
-    dod_world_iter_init(&it, w, &tags);
+    dod_world_iter_init(&it, w, &f.q);
     tag *where[3] = { NULL, NULL, NULL };
     uint32_t blocks = 0;
     while (dod_world_next(&it)) {
@@ -512,9 +525,9 @@ static void test_build_refusals(void)
                 d.strategy = (dod_csr_build_strategy)s;
                 d.exec = e < 0 ? NULL : &execs.e[e];
                 d.scratch = e < 0 ? NULL : &arena;
-                snap = csr_snap_take(&c);
-                CHECK_STATUS(dod_world_index_build(&c, w, &d), DOD_E_RANGE);
-                CHECK(csr_snap_unchanged(&c, &snap));
+                snap = csr_snap_take(&f.c);
+                CHECK_STATUS(dod_world_index_build(&f.c, w, &d), DOD_E_RANGE);
+                CHECK(csr_snap_unchanged(&f.c, &snap));
                 CHECK_EQ(dod_arena_used(&arena), used);
             }
         }
@@ -522,22 +535,16 @@ static void test_build_refusals(void)
     }
     CHECK_EQ(world_snap(w), world_before); /* builds only read the world */
     dod_arena_free(&arena);
-    dod_csr_free(&c);
     dod_world_destroy(other);
-    dod_world_destroy(w);
+    fixture_free(&f);
 }
 
 static void test_gather_refusals(void)
 {
-    test_rng rng = { 59 };
-    const uint32_t n_rows = 500;
-    dod_world *w = random_world(&rng, 6000, CSR_KEYS_UNIFORM, n_rows, NULL);
-    dod_query tags = query_of(w, TAG_ONLY, 1);
-    dod_csr c;
-    dod_csr_init(&c, NULL);
-    dod_world_index_desc d = desc_of(&tags, C_TAG, 0, n_rows);
-    CHECK_OK(dod_world_index_build(&c, w, &d));
-    size_t bytes = (size_t)c.n_items * sizeof(tag);
+    fixture f;
+    fixture_make(&f, 59, 6000, CSR_KEYS_UNIFORM, 500, TAG_ONLY, 1);
+    dod_world *w = f.w;
+    size_t bytes = (size_t)f.c.n_items * sizeof(tag);
     unsigned char *dst = (unsigned char *)malloc(bytes), *want = (unsigned char *)malloc(bytes);
     memset(want, 0xAB, bytes);
     memcpy(dst, want, bytes);
@@ -555,41 +562,41 @@ static void test_gather_refusals(void)
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
         for (int e = -1; e < 2; ++e) {
-            CHECK_STATUS(dod_world_gather(&c, w, &bad[i].col, 1, e < 0 ? NULL : &execs.e[e]),
+            CHECK_STATUS(dod_world_gather(&f.c, w, &bad[i].col, 1, e < 0 ? NULL : &execs.e[e]),
                          bad[i].want);
             CHECK(memcmp(dst, want, bytes) == 0);
         }
     }
     dod_world_gather_col good = { dst, C_TAG, 0, 4 };
     CHECK_STATUS(dod_world_gather(NULL, w, &good, 1, NULL), DOD_E_INVALID);
-    CHECK_STATUS(dod_world_gather(&c, NULL, &good, 1, NULL), DOD_E_INVALID);
-    CHECK_STATUS(dod_world_gather(&c, w, NULL, 1, NULL), DOD_E_INVALID);
-    CHECK_STATUS(dod_world_gather(&c, w, &good, 1, &no_run), DOD_E_INVALID);
+    CHECK_STATUS(dod_world_gather(&f.c, NULL, &good, 1, NULL), DOD_E_INVALID);
+    CHECK_STATUS(dod_world_gather(&f.c, w, NULL, 1, NULL), DOD_E_INVALID);
+    CHECK_STATUS(dod_world_gather(&f.c, w, &good, 1, &no_run), DOD_E_INVALID);
     /* two columns, the second bad: nothing of the first is written either */
     dod_world_gather_col two[2] = { good, { dst, C_POS, 0, 4 } };
-    CHECK_STATUS(dod_world_gather(&c, w, two, 2, NULL), DOD_E_NOT_FOUND);
+    CHECK_STATUS(dod_world_gather(&f.c, w, two, 2, NULL), DOD_E_NOT_FOUND);
     CHECK(memcmp(dst, want, bytes) == 0);
 
     /* Items that are no longer what they were: despawned (first, middle, last item), moved to
      * an archetype without the component; and an index whose items the world never handed out. */
-    const uint32_t at[3] = { 0, c.n_items / 2, c.n_items - 1 };
+    const uint32_t at[3] = { 0, f.c.n_items / 2, f.c.n_items - 1 };
     for (int k = 0; k < 3; ++k) {
         dod_csr copy;
         dod_csr_init(&copy, NULL);
-        CHECK_OK(dod_csr_copy(&copy, &c));
-        dod_entity e = dod_world_entity_at(w, c.items[at[k]]);
+        CHECK_OK(dod_csr_copy(&copy, &f.c));
+        dod_entity e = dod_world_entity_at(w, f.c.items[at[k]]);
         CHECK_OK(dod_world_move(w, e, A_POS));
         for (int ex = -1; ex < 2; ++ex) {
-            CHECK_STATUS(dod_world_gather(&c, w, &good, 1, ex < 0 ? NULL : &execs.e[ex]),
+            CHECK_STATUS(dod_world_gather(&f.c, w, &good, 1, ex < 0 ? NULL : &execs.e[ex]),
                          DOD_E_NOT_FOUND);
             CHECK(memcmp(dst, want, bytes) == 0);
         }
         CHECK_OK(dod_world_despawn(w, e));
-        CHECK_STATUS(dod_world_gather(&c, w, &good, 1, &execs.e[1]), DOD_E_NOT_FOUND);
+        CHECK_STATUS(dod_world_gather(&f.c, w, &good, 1, &execs.e[1]), DOD_E_NOT_FOUND);
         CHECK(memcmp(dst, want, bytes) == 0);
-        CHECK(dod_csr_equal(&c, &copy)); /* the gather only reads the index */
+        CHECK(dod_csr_equal(&f.c, &copy)); /* the gather only reads the index */
         dod_csr_free(&copy);
-        CHECK_OK(dod_world_index_build(&c, w, &d)); /* the next round's index */
+        CHECK_OK(dod_world_index_build(&f.c, w, &f.d)); /* the next round's index */
     }
     uint32_t keys[2] = { 0, 0 }, values[2] = { 1, 0 };
     values[0] = w->head.n_slots; /* one past the last slot handed out */
@@ -599,13 +606,12 @@ static void test_gather_refusals(void)
     forged.n_items = 2;
     forged.keys = keys;
     forged.values = values;
-    CHECK_OK(dod_csr_build_desc(&c, &forged));
-    CHECK_STATUS(dod_world_gather(&c, w, &good, 1, NULL), DOD_E_RANGE);
+    CHECK_OK(dod_csr_build_desc(&f.c, &forged));
+    CHECK_STATUS(dod_world_gather(&f.c, w, &good, 1, NULL), DOD_E_RANGE);
     CHECK(memcmp(dst, want, bytes) == 0);
     free(dst);
     free(want);
-    dod_csr_free(&c);
-    dod_world_destroy(w);
+    fixture_free(&f);
 }
 
 /* ---- allocation failures ---- */
