@@ -1590,8 +1590,13 @@ static inline dod__csr_piece dod__csr_piece_at(const dod__csr_job *job, uint32_t
     p.end = run_end < hi ? run_end : hi;
     p.keys = r->keys + (size_t)(at - r->first) * job->key_stride;
     p.values = r->values ? r->values + (size_t)(at - r->first) * job->value_stride : NULL;
-    if (p.end == run_end)
-        ++*run;
+    if (p.end == run_end && ++*run < job->n_runs) {
+        /* The next run starts elsewhere (the world's next block): the hardware prefetchers
+         * lose a stream where it ends, so its first lines are fetched while this piece runs. */
+        DOD__PREFETCH(r[1].keys);
+        if (r[1].values)
+            DOD__PREFETCH(r[1].values);
+    }
     return p;
 }
 
@@ -6534,7 +6539,8 @@ void *(dod_world_get_at)(const dod_world *w, uint32_t item, uint32_t component)
 #define GATHER_TASKS_PER_THREAD 4u
 #define GATHER_MAX_TASKS 256u
 #define GATHER_CHUNK 256u       /* items resolved at once: their slots, then their fields */
-#define SLOT_PREFETCH 16u       /* items ahead whose slot is fetched while one is resolved */
+#define SLOT_PREFETCH 32u       /* items ahead whose slot is fetched: about a memory latency */
+#define FIELD_PREFETCH 16u      /* items ahead whose field is fetched by the copy */
 
 /* The byte offset of a dod_entity's low 32 bits (the slot) inside its 8 bytes. */
 static size_t slot_half(void)
@@ -6732,21 +6738,22 @@ static void check_items_task(void *arg, uint32_t t)
     c->bad[t] = !items_ok(c, lo, hi);
 }
 
-/* Where the entities of a chunk of items live: their archetype's field table, block and row. */
+/* Where the entities of a chunk of items live (their archetype's field table, block and
+ * row), and the elements of the column being copied. */
 typedef struct resolved_chunk {
     const dod__world_field *fields[GATHER_CHUNK];
     const unsigned char *block[GATHER_CHUNK];
     uint32_t row[GATHER_CHUNK];
+    const unsigned char *src[GATHER_CHUNK];
 } resolved_chunk;
 
-/* Resolve items [lo, lo + n) (hi: the task's end, for the prefetch) and start fetching the
- * first column's element of each, so the copy finds it in flight. */
+/* Resolve items [lo, lo + n) through their slots, each fetched SLOT_PREFETCH items ahead (hi:
+ * the task's end). */
 static void resolve_chunk(const world_gather_ctx *c, uint32_t lo, uint32_t n, uint32_t hi,
                           resolved_chunk *r)
 {
     const uint32_t *items = c->index->items;
     const dod__world_head *h = &c->w->head;
-    const dod_world_gather_col *first = &c->cols[0];
     for (uint32_t k = 0; k < n; ++k) {
         uint32_t j = lo + k;
         if (j + SLOT_PREFETCH < hi)
@@ -6754,35 +6761,43 @@ static void resolve_chunk(const world_gather_ctx *c, uint32_t lo, uint32_t n, ui
         uint64_t s = h->slots[items[j]];
         const dod__world_place *p = &h->places[dod__world_slot_arch(s)];
         uint64_t loc = dod__world_slot_loc(s);
-        const dod__world_field *f = &p->fields[first->component];
         r->fields[k] = p->fields;
         r->block[k] = p->blocks[(size_t)(loc >> p->shift)];
         r->row[k] = (uint32_t)loc & p->row_mask;
-        DOD__PREFETCH(r->block[k] + f->offset + (size_t)r->row[k] * f->size + first->offset);
     }
 }
 
-/* Copy one column's elements of a resolved_chunk chunk to dst (the chunk's first element). size is
- * a constant in the common cases below, so each copy is a few moves. */
-static inline void copy_column(unsigned char *restrict dst, const resolved_chunk *r, uint32_t n,
-                               uint32_t component, size_t offset, size_t size)
+/* The chunk's elements of one column; the first FIELD_PREFETCH are fetched now. */
+static void column_sources(resolved_chunk *r, uint32_t n, const dod_world_gather_col *col)
 {
     for (uint32_t k = 0; k < n; ++k) {
-        const dod__world_field *f = &r->fields[k][component];
-        memcpy(dst + (size_t)k * size, r->block[k] + f->offset + (size_t)r->row[k] * f->size + offset,
-               size);
+        const dod__world_field *f = &r->fields[k][col->component];
+        r->src[k] = r->block[k] + f->offset + (size_t)r->row[k] * f->size + col->offset;
+        if (k < FIELD_PREFETCH)
+            DOD__PREFETCH(r->src[k]);
     }
 }
 
-static void copy_any(unsigned char *dst, const resolved_chunk *r, uint32_t n, uint32_t component,
-                     size_t offset, size_t size)
+/* Copy n elements to dst, each fetched FIELD_PREFETCH ahead: dod_csr_gather's loop, with the
+ * sources resolved. size is a constant in the common cases below, so each copy is a few moves. */
+static inline void copy_column(unsigned char *restrict dst, const unsigned char *const *src,
+                               uint32_t n, size_t size)
+{
+    for (uint32_t k = 0; k < n; ++k) {
+        if (k + FIELD_PREFETCH < n)
+            DOD__PREFETCH(src[k + FIELD_PREFETCH]);
+        memcpy(dst + (size_t)k * size, src[k], size);
+    }
+}
+
+static void copy_any(unsigned char *dst, const unsigned char *const *src, uint32_t n, size_t size)
 {
     switch (size) {
-    case 4: copy_column(dst, r, n, component, offset, 4); break;
-    case 8: copy_column(dst, r, n, component, offset, 8); break;
-    case 12: copy_column(dst, r, n, component, offset, 12); break;
-    case 16: copy_column(dst, r, n, component, offset, 16); break;
-    default: copy_column(dst, r, n, component, offset, size); break;
+    case 4: copy_column(dst, src, n, 4); break;
+    case 8: copy_column(dst, src, n, 8); break;
+    case 12: copy_column(dst, src, n, 12); break;
+    case 16: copy_column(dst, src, n, 16); break;
+    default: copy_column(dst, src, n, size); break;
     }
 }
 
@@ -6797,8 +6812,8 @@ static void world_gather_task(void *arg, uint32_t t)
         resolve_chunk(c, at, n, hi, &r);
         for (uint32_t k = 0; k < c->n_cols; ++k) {
             const dod_world_gather_col *col = &c->cols[k];
-            copy_any((unsigned char *)col->dst + (size_t)at * col->size, &r, n, col->component,
-                     col->offset, col->size);
+            column_sources(&r, n, col);
+            copy_any((unsigned char *)col->dst + (size_t)at * col->size, r.src, n, col->size);
         }
     }
 }
@@ -6859,6 +6874,7 @@ dod_status dod_world_gather(const dod_csr *index, const dod_world *w,
 #undef GATHER_MAX_TASKS
 #undef GATHER_CHUNK
 #undef SLOT_PREFETCH
+#undef FIELD_PREFETCH
 /* ---- end of src/world_index.c ---- */
 
 /* ---- src/world_query.c ---- */

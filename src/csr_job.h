@@ -86,8 +86,13 @@ static inline dod__csr_piece dod__csr_piece_at(const dod__csr_job *job, uint32_t
     p.end = run_end < hi ? run_end : hi;
     p.keys = r->keys + (size_t)(at - r->first) * job->key_stride;
     p.values = r->values ? r->values + (size_t)(at - r->first) * job->value_stride : NULL;
-    if (p.end == run_end)
-        ++*run;
+    if (p.end == run_end && ++*run < job->n_runs) {
+        /* The next run starts elsewhere (the world's next block): the hardware prefetchers
+         * lose a stream where it ends, so its first lines are fetched while this piece runs. */
+        DOD__PREFETCH(r[1].keys);
+        if (r[1].values)
+            DOD__PREFETCH(r[1].values);
+    }
     return p;
 }
 
