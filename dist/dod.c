@@ -1565,6 +1565,29 @@ static inline uint32_t dod__csr_run_of(const dod__csr_job *job, uint32_t i)
     return lo;
 }
 
+/* Fetch the keys' and values' lines of items [from, to) (< n_items), across runs; *run is a
+ * cursor at or before from's run, moved forward. A pass over many runs (the world's blocks)
+ * calls this ahead of itself: the hardware prefetchers follow a stream within a block but must
+ * find it again at every block, which costs 16 KiB blocks 1.4x a contiguous array. */
+static inline void dod__csr_prefetch_items(const dod__csr_job *job, uint32_t *run, uint32_t from,
+                                           uint32_t to)
+{
+    while (from < to) {
+        while (*run + 1 < job->n_runs && job->runs[*run + 1].first <= from)
+            ++*run;
+        const dod__csr_run *r = &job->runs[*run];
+        uint32_t run_end = *run + 1 < job->n_runs ? r[1].first : job->n_items;
+        uint32_t end = to < run_end ? to : run_end;
+        size_t at = from - r->first, n = end - from;
+        size_t key_bytes = (n - 1) * job->key_stride + 4, value_bytes = (n - 1) * job->value_stride + 4;
+        for (size_t b = 0; b < key_bytes + 63; b += 64)
+            DOD__PREFETCH(r->keys + at * job->key_stride + (b < key_bytes ? b : key_bytes - 1));
+        for (size_t b = 0; r->values && b < value_bytes + 63; b += 64)
+            DOD__PREFETCH(r->values + at * job->value_stride + (b < value_bytes ? b : value_bytes - 1));
+        from = end;
+    }
+}
+
 /* Items [at, end) lying in one run, with the addresses of item at's key and value. */
 typedef struct dod__csr_piece {
     uint32_t at, end;
@@ -1590,13 +1613,8 @@ static inline dod__csr_piece dod__csr_piece_at(const dod__csr_job *job, uint32_t
     p.end = run_end < hi ? run_end : hi;
     p.keys = r->keys + (size_t)(at - r->first) * job->key_stride;
     p.values = r->values ? r->values + (size_t)(at - r->first) * job->value_stride : NULL;
-    if (p.end == run_end && ++*run < job->n_runs) {
-        /* The next run starts elsewhere (the world's next block): the hardware prefetchers
-         * lose a stream where it ends, so its first lines are fetched while this piece runs. */
-        DOD__PREFETCH(r[1].keys);
-        if (r[1].values)
-            DOD__PREFETCH(r[1].values);
-    }
+    if (p.end == run_end)
+        ++*run;
     return p;
 }
 
@@ -3014,6 +3032,8 @@ dod_status dod__csr_build_parallel(const dod__csr_job *job, uint32_t *max_value)
 #define CHUNK 2048u              /* elements per chunk (8 KiB) */
 #define STAGE_ITEMS (2u * TARGET_PART_ITEMS) /* larger partitions place their items directly */
 #define FINISH_TASKS_PER_THREAD 4u /* partitions are uneven (long tails): smaller tasks balance */
+#define AHEAD_SPAN 64u             /* over many runs: items partitioned between fetches ahead */
+#define AHEAD_SPANS 4u             /* how many spans ahead their keys and values are fetched */
 
 typedef struct layout {
     uint32_t shift, item_bits, n_parts, n_tasks, n_finish_tasks;
@@ -3336,11 +3356,20 @@ static void partition_task(void *arg, uint32_t t)
     uint32_t lo, hi, w = 0, max = 0;
     dod__exec_share(c->job->n_items, c->l.n_tasks, t, &lo, &hi);
     c->bad[t] = 0;
-    uint32_t run = dod__csr_run_of(c->job, lo);
+    uint32_t run = dod__csr_run_of(c->job, lo), ahead = run;
+    const int many_runs = c->job->n_runs > 1; /* the world's blocks: fetch ahead (csr_job.h) */
     for (uint32_t at = lo; at < hi; ++w) {
         uint32_t end = window_end(at, hi, c->l.item_bits);
         while (at < end) {
-            dod__csr_piece piece = dod__csr_piece_at(c->job, &run, at, end);
+            uint32_t stop = end;
+            if (many_runs) {
+                stop = end - at > AHEAD_SPAN ? at + AHEAD_SPAN : end;
+                uint32_t from = at + AHEAD_SPANS * AHEAD_SPAN;
+                if (from < hi)
+                    dod__csr_prefetch_items(c->job, &ahead, from,
+                                            hi - from > AHEAD_SPAN ? from + AHEAD_SPAN : hi);
+            }
+            dod__csr_piece piece = dod__csr_piece_at(c->job, &run, at, stop);
             int ok = c->values     ? partition_values(c, &s, &piece, &max)
                      : c->l.narrow ? partition_narrow(c, &s, &piece, &max)
                                    : partition_items(c, &s, &piece);
@@ -3538,6 +3567,8 @@ dod_status dod__csr_build_partitioned(const dod__csr_job *job, uint32_t *max_val
 #undef CHUNK
 #undef STAGE_ITEMS
 #undef FINISH_TASKS_PER_THREAD
+#undef AHEAD_SPAN
+#undef AHEAD_SPANS
 /* ---- end of src/csr_partition.c ---- */
 
 /* ---- src/csr_rowsort.c ---- */

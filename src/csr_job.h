@@ -61,6 +61,29 @@ static inline uint32_t dod__csr_run_of(const dod__csr_job *job, uint32_t i)
     return lo;
 }
 
+/* Fetch the keys' and values' lines of items [from, to) (< n_items), across runs; *run is a
+ * cursor at or before from's run, moved forward. A pass over many runs (the world's blocks)
+ * calls this ahead of itself: the hardware prefetchers follow a stream within a block but must
+ * find it again at every block, which costs 16 KiB blocks 1.4x a contiguous array. */
+static inline void dod__csr_prefetch_items(const dod__csr_job *job, uint32_t *run, uint32_t from,
+                                           uint32_t to)
+{
+    while (from < to) {
+        while (*run + 1 < job->n_runs && job->runs[*run + 1].first <= from)
+            ++*run;
+        const dod__csr_run *r = &job->runs[*run];
+        uint32_t run_end = *run + 1 < job->n_runs ? r[1].first : job->n_items;
+        uint32_t end = to < run_end ? to : run_end;
+        size_t at = from - r->first, n = end - from;
+        size_t key_bytes = (n - 1) * job->key_stride + 4, value_bytes = (n - 1) * job->value_stride + 4;
+        for (size_t b = 0; b < key_bytes + 63; b += 64)
+            DOD__PREFETCH(r->keys + at * job->key_stride + (b < key_bytes ? b : key_bytes - 1));
+        for (size_t b = 0; r->values && b < value_bytes + 63; b += 64)
+            DOD__PREFETCH(r->values + at * job->value_stride + (b < value_bytes ? b : value_bytes - 1));
+        from = end;
+    }
+}
+
 /* Items [at, end) lying in one run, with the addresses of item at's key and value. */
 typedef struct dod__csr_piece {
     uint32_t at, end;
@@ -86,13 +109,8 @@ static inline dod__csr_piece dod__csr_piece_at(const dod__csr_job *job, uint32_t
     p.end = run_end < hi ? run_end : hi;
     p.keys = r->keys + (size_t)(at - r->first) * job->key_stride;
     p.values = r->values ? r->values + (size_t)(at - r->first) * job->value_stride : NULL;
-    if (p.end == run_end && ++*run < job->n_runs) {
-        /* The next run starts elsewhere (the world's next block): the hardware prefetchers
-         * lose a stream where it ends, so its first lines are fetched while this piece runs. */
-        DOD__PREFETCH(r[1].keys);
-        if (r[1].values)
-            DOD__PREFETCH(r[1].values);
-    }
+    if (p.end == run_end)
+        ++*run;
     return p;
 }
 

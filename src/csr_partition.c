@@ -38,6 +38,8 @@
 #define CHUNK 2048u              /* elements per chunk (8 KiB) */
 #define STAGE_ITEMS (2u * TARGET_PART_ITEMS) /* larger partitions place their items directly */
 #define FINISH_TASKS_PER_THREAD 4u /* partitions are uneven (long tails): smaller tasks balance */
+#define AHEAD_SPAN 64u             /* over many runs: items partitioned between fetches ahead */
+#define AHEAD_SPANS 4u             /* how many spans ahead their keys and values are fetched */
 
 typedef struct layout {
     uint32_t shift, item_bits, n_parts, n_tasks, n_finish_tasks;
@@ -360,11 +362,20 @@ static void partition_task(void *arg, uint32_t t)
     uint32_t lo, hi, w = 0, max = 0;
     dod__exec_share(c->job->n_items, c->l.n_tasks, t, &lo, &hi);
     c->bad[t] = 0;
-    uint32_t run = dod__csr_run_of(c->job, lo);
+    uint32_t run = dod__csr_run_of(c->job, lo), ahead = run;
+    const int many_runs = c->job->n_runs > 1; /* the world's blocks: fetch ahead (csr_job.h) */
     for (uint32_t at = lo; at < hi; ++w) {
         uint32_t end = window_end(at, hi, c->l.item_bits);
         while (at < end) {
-            dod__csr_piece piece = dod__csr_piece_at(c->job, &run, at, end);
+            uint32_t stop = end;
+            if (many_runs) {
+                stop = end - at > AHEAD_SPAN ? at + AHEAD_SPAN : end;
+                uint32_t from = at + AHEAD_SPANS * AHEAD_SPAN;
+                if (from < hi)
+                    dod__csr_prefetch_items(c->job, &ahead, from,
+                                            hi - from > AHEAD_SPAN ? from + AHEAD_SPAN : hi);
+            }
+            dod__csr_piece piece = dod__csr_piece_at(c->job, &run, at, stop);
             int ok = c->values     ? partition_values(c, &s, &piece, &max)
                      : c->l.narrow ? partition_narrow(c, &s, &piece, &max)
                                    : partition_items(c, &s, &piece);
