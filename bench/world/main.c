@@ -1,7 +1,8 @@
 /* bench_world: the world (dod/world.h, issue 13) against the seed's OOP baseline and a raw SoA
  * floor (seed_update.c), the common ECS benchmark scenarios (scenarios.c) and frag_iter
  * (frag.c). Sizes 64K and 1M entities, 15 passes, min and median ns per entity; JSON lines to
- * bench/results/world.jsonl; PASS/MISS per target. DOD_BENCH_QUICK=1: 64K only.
+ * bench/results/world.jsonl; PASS/MISS per target. DOD_BENCH_QUICK=1: 64K only. Then relation
+ * indexes (index.c) at the seed's 1M locations and 6M regiments, 9 passes (quick: 3).
  * A timing miss is printed and recorded but exits 0; a wrong result exits 1. */
 #include "world_bench.h"
 
