@@ -469,7 +469,9 @@ typedef struct dod_csr_desc { /* zero = default for every field */
     const void *keys;   size_t key_stride;   /* the row of each item, as in dod_csr_build (0 = 4) */
     const void *values; size_t value_stride; /* optional uint32 value stored for item i (default: i) (0 = 4) */
     const dod_executor *exec;                /* optional: build in parallel on it */
-    uint32_t value_bound; /* when > 0 (and values given), every value must be < value_bound */
+    uint32_t value_bound; /* when > 0 (and values given), every value must be < value_bound;
+                           * a tight bound also lets the partitioned build keep each value in
+                           * its 4-byte element instead of a second pool (docs/build.md) */
     uint32_t flags;       /* DOD_CSR_BUILD_SORT_ROWS */
     dod_csr_build_strategy strategy;
     dod_arena *scratch;   /* optional: where the partitioned and parallel builds take their
@@ -1577,10 +1579,11 @@ DOD_API dod_status dod_reduce_rows(const dod_csr *groups, const void *values, si
  * Handles depend only on the calls made to the world and on how many worlds the process
  * created before it: the same calls give the same ids on every run and platform.
  *
- * Thread safety: any number of threads may read a world (get, alive, archetype_of, count,
- * block, bytes, query_init, iteration) while no thread changes it; reads never write to the
- * world. Every other call (create, destroy, spawn, spawn_n, despawn, move, add, remove) needs
- * exclusive access.
+ * Thread safety: any number of threads may read a world (get, get_at, entity_at, alive,
+ * archetype_of, count, block, bytes, query_init, iteration, and dod/world_index.h's index
+ * builds and gathers) while no thread changes it; reads never write to the world. Every
+ * other call (create, destroy, spawn, spawn_n, despawn, move, add, remove) needs exclusive
+ * access.
  *
  * The typed layer (DOD_WORLD, the C form of the seed's templates) is in dod/world_typed.h,
  * and command buffers (structural changes recorded while iterating, applied at a sync point)
@@ -1755,6 +1758,20 @@ DOD_API dod_status dod_world_remove(dod_world *w, dod_entity e, uint32_t compone
  * &dod_world_get reach the library's function, which does the same. */
 DOD_API void *dod_world_get(const dod_world *w, dod_entity e, uint32_t component);
 
+/* The items of a relation index (dod/world_index.h) are slots: the low 32 bits of a handle,
+ * its index in the entity index. A slot stays its entity's through moves and the swap-removes
+ * of other entities, until the entity is despawned (a later spawn may then reuse it). */
+
+/* The live handle of the entity in slot `item`, or the null handle (a free, retired or never
+ * handed out slot; w NULL). O(1). */
+DOD_API dod_entity dod_world_entity_at(const dod_world *w, uint32_t item);
+
+/* Component `component` of the entity in slot `item`: dod_world_get without the generation
+ * check (the slot is the entity's for as long as it lives). NULL when w is NULL, the slot
+ * holds no live entity, or its archetype has no such component. Inline like dod_world_get
+ * (a macro below); (dod_world_get_at)(...) reaches the library's function. */
+DOD_API void *dod_world_get_at(const dod_world *w, uint32_t item, uint32_t component);
+
 /* 1 when e is alive in w, else 0 (also for NULL). */
 DOD_API int dod_world_alive(const dod_world *w, dod_entity e);
 
@@ -1909,17 +1926,17 @@ static inline const uint64_t *dod__world_find(const dod__world_head *h, dod_enti
     return hi == want && (hi & 1u) ? s : NULL; /* generation and tag, and odd */
 }
 
-/* dod_world_get, for a caller that knows the component's size (the typed layer: a constant);
- * size 0 reads it from the field table. */
-static inline void *dod__world_get_sized(const dod_world *w, dod_entity e, uint32_t component,
-                                         size_t size)
+/* The slot `index` when it holds a live entity (its generation is odd), else NULL. */
+static inline const uint64_t *dod__world_slot_at(const dod__world_head *h, uint32_t index)
 {
-    const dod__world_head *h = (const dod__world_head *)(const void *)w;
-    if (!w || component >= h->n_components)
-        return NULL;
-    const uint64_t *s = dod__world_find(h, e);
-    if (!s)
-        return NULL;
+    return index < h->n_slots && (h->slots[index] & 1u) ? &h->slots[index] : NULL;
+}
+
+/* Component `component` of the live entity in slot s: its element of `size` bytes (0: the
+ * field table's size), NULL when the archetype lacks it. */
+static inline void *dod__world_slot_get(const dod__world_head *h, const uint64_t *s,
+                                        uint32_t component, size_t size)
+{
     const dod__world_place *p = &h->places[(size_t)(*s >> DOD__WORLD_GEN_BITS) & 0xFFu];
     const dod__world_field *f = &p->fields[component];
     if (f->offset == 0)
@@ -1930,7 +1947,32 @@ static inline void *dod__world_get_sized(const dod_world *w, dod_entity e, uint3
                            size ? size : f->size);
 }
 
+/* dod_world_get, for a caller that knows the component's size (the typed layer: a constant);
+ * size 0 reads it from the field table. */
+static inline void *dod__world_get_sized(const dod_world *w, dod_entity e, uint32_t component,
+                                         size_t size)
+{
+    const dod__world_head *h = (const dod__world_head *)(const void *)w;
+    if (!w || component >= h->n_components)
+        return NULL;
+    const uint64_t *s = dod__world_find(h, e);
+    return s ? dod__world_slot_get(h, s, component, size) : NULL;
+}
+
 #define dod_world_get(w, e, component) dod__world_get_sized((w), (e), (component), 0)
+
+/* dod_world_get_at, sized as dod__world_get_sized. */
+static inline void *dod__world_get_at_sized(const dod_world *w, uint32_t item, uint32_t component,
+                                            size_t size)
+{
+    const dod__world_head *h = (const dod__world_head *)(const void *)w;
+    if (!w || component >= h->n_components)
+        return NULL;
+    const uint64_t *s = dod__world_slot_at(h, item);
+    return s ? dod__world_slot_get(h, s, component, size) : NULL;
+}
+
+#define dod_world_get_at(w, item, component) dod__world_get_at_sized((w), (item), (component), 0)
 
 static inline void *dod__world_field_at(const dod_world_iter *it, uint32_t component)
 {
@@ -2007,6 +2049,7 @@ static inline void *dod__world_field_at(const dod_world_iter *it, uint32_t compo
  *                                                  had it); DOD_E_UNDECLARED when no single
  *                                                  archetype has e's set plus position
  *       game_remove_position(w, e)                 dod_world_remove
+ *       position *game_get_at_position(w, item)    dod_world_get_at: by slot (an index's item)
  *       DOD_FIELD(&it, game, position)             dod_world_field, typed
  *       game_cmd_set_position(cb, e, &value)        dod_cmds_set, typed
  * The seed's loop is then, with `step` taking restrict pointers so the compiler vectorises it:
@@ -2326,6 +2369,16 @@ static inline void *dod__world_field_at(const dod_world_iter *it, uint32_t compo
     DOD__GENERATED dod_status P##_remove_##name(dod_world *w, dod_entity e)                    \
     {                                                                                          \
         return dod_world_remove(w, e, DOD_CID(P, name));                                       \
+    }                                                                                          \
+    DOD__W_COMPONENT_AT(P, name)
+
+/* Per component, by a relation index's item (an entity slot, dod/world_index.h):
+ *     position *game_get_at_position(w, item)    dod_world_get_at, typed (NULL likewise) */
+#define DOD__W_COMPONENT_AT(P, name)                                                           \
+    DOD__GENERATED DOD__W_T(name) *P##_get_at_##name(const dod_world *w, uint32_t item)        \
+    {                                                                                          \
+        return (DOD__W_T(name) *)dod__world_get_at_sized(w, item, DOD_CID(P, name),            \
+                                                         sizeof(DOD__W_T(name)));              \
     }
 
 /* What one archetype and one component of world P generate for command buffers
@@ -2895,6 +2948,114 @@ DOD_API uint32_t dod_schedule_phase_of(const dod_schedule *s, uint32_t system);
 
 #endif /* DOD_WORLD_SYSTEMS_H */
 /* ---- end of include/dod/world_systems.h ---- */
+
+/* ---- include/dod/world_index.h ---- */
+/* dod/world_index.h: relation indexes built from the world's components (docs/world.md,
+ * "Relation indexes").
+ *
+ * "Regiments by location", "members by army", "entities by map cell": a dod_csr whose rows are
+ * the values of a uint32_t key held in a component field, built over the entities a query
+ * matches, on an executor, with a frame arena for scratch, as dod_csr_build_desc builds one
+ * from an array of keys.
+ *
+ * An item is an entity's SLOT: the low 32 bits of its dod_entity handle, its place in the
+ * world's entity index. From an item, in O(1): the live handle (dod_world_entity_at), any of
+ * its components (dod_world_get_at, typed P_get_at_<component>), through the slot, which holds
+ * the entity's generation, archetype and row. An item survives moves between archetypes and
+ * the swap-removes of other entities (a live entity keeps its slot); it is invalidated only
+ * when its entity is despawned (a later spawn may then take the slot). Rows list their items in
+ * the order the query walks the world: archetypes in id order, then blocks and rows in order.
+ *
+ * dod_world_gather copies chosen component fields into row order (as dod_csr_gather does for
+ * arrays), so a query over a row reads sequential streams instead of one entity at a time.
+ *
+ * Thread safety: both calls only read the world; any number of them may run while no thread
+ * changes it (spawn, despawn, move). */
+#ifndef DOD_WORLD_INDEX_H
+#define DOD_WORLD_INDEX_H
+
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct dod_world_index_desc { /* zero = default for every field but query */
+    const dod_query *query;  /* the entities to index; every archetype it matches must have
+                                `component` */
+    uint32_t component;      /* the component holding the key */
+    uint32_t key_offset;     /* byte offset of the uint32_t key inside the component: a
+                                multiple of 4, and key_offset + 4 <= the component's size */
+    uint32_t n_rows;         /* every key must be < n_rows */
+    const dod_executor *exec;         /* as dod_csr_desc: build in parallel on it */
+    dod_arena *scratch;               /* as dod_csr_desc: where the scratch comes from */
+    dod_csr_build_strategy strategy;  /* as dod_csr_desc */
+    uint32_t flags;                   /* DOD_CSR_BUILD_SORT_ROWS: each row's items ascending
+                                         (slot order) instead of the world's walk order */
+} dod_world_index_desc;
+
+/* Up to this many matched blocks, the build keeps its list of blocks on the stack. */
+#define DOD_WORLD_INDEX_STACK_RUNS 64u
+
+/* Build index from w: row r lists the items (slots) of the entities matched by desc->query
+ * whose key (the uint32_t at key_offset in their `component`, host byte order) is r, in the
+ * order the query walks the world (or ascending with DOD_CSR_BUILD_SORT_ROWS). Every strategy
+ * and thread count gives the same bytes. The index's item bound is 1 + its largest slot. A
+ * rebuild whose sizes fit what the index holds allocates nothing but, for a world of more than
+ * DOD_WORLD_INDEX_STACK_RUNS blocks matched, the list of blocks (24 bytes a block), which comes
+ * from desc->scratch when given, else from the index's allocator, and is freed before the call
+ * returns. Costs one read of each matched entity's key and id, the partitioned build's scratch
+ * as dod_csr_build_desc (docs/build.md) and nothing per archetype or block beyond a few loads.
+ *
+ * Errors, each leaving the index (and the arena) exactly as it was:
+ *   DOD_E_INVALID   index, w, desc or desc->query NULL; a query made for another world; a
+ *                   matched archetype without the component; key_offset not a multiple of 4
+ *                   or past the component's end; flags or strategy unknown; exec with run
+ *                   NULL or 0 threads
+ *   DOD_E_RANGE     component >= the world's component count; some key >= n_rows (n_rows 0
+ *                   with any entity matched)
+ *   DOD_E_OVERFLOW  n_rows == UINT32_MAX; more than 2^32 - 1 entities matched; byte counts
+ *                   that do not fit size_t
+ *   DOD_E_NOMEM     the allocator (or the scratch arena) failed
+ * Thread safety: reads w (any number of readers while no thread changes it); exclusive
+ * access to index and to the scratch arena. */
+DOD_API dod_status dod_world_index_build(dod_csr *index, const dod_world *w,
+                                         const dod_world_index_desc *desc);
+
+/* One column of dod_world_gather: dst receives index->n_items elements of `size` bytes packed
+ * back to back, element j a copy of the `size` bytes at `offset` in `component` of item j's
+ * entity (a field of the component, or the whole of it with offset 0 and its size). */
+typedef struct dod_world_gather_col {
+    void *dst;
+    uint32_t component;
+    uint32_t offset;
+    uint32_t size;
+} dod_world_gather_col;
+
+/* Copy n_cols component fields into row order: dst[j] = the field of entity index->items[j],
+ * for every j < n_items, through the item's slot in O(1); parallel on exec when given (NULL =
+ * the calling thread). index is typically built by dod_world_index_build, but any index whose
+ * items are slots of w will do. Every item is checked before anything is written.
+ * Errors (nothing written):
+ *   DOD_E_INVALID    index or w NULL; cols NULL with n_cols > 0; a column with dst NULL while
+ *                    n_items > 0, size 0, or offset + size past its component's size; exec
+ *                    with run NULL or 0 threads
+ *   DOD_E_RANGE      a column's component >= the world's component count; an item >= the
+ *                    slots the world has handed out (checked in O(1) on the index's item bound)
+ *   DOD_E_NOT_FOUND  an item whose entity is not alive (despawned since the build), or whose
+ *                    archetype lacks a column's component
+ *   DOD_E_OVERFLOW   n_items * size does not fit size_t
+ * Allocates nothing. Thread safety: reads index and w; any number may run at once while no
+ * thread changes them. */
+DOD_API dod_status dod_world_gather(const dod_csr *index, const dod_world *w,
+                                    const dod_world_gather_col *cols, uint32_t n_cols,
+                                    const dod_executor *exec);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DOD_WORLD_INDEX_H */
+/* ---- end of include/dod/world_index.h ---- */
 
 
 #endif /* DOD_H */

@@ -60,12 +60,10 @@ static void exclusive_scan(uint32_t *restrict counts, uint32_t n_rows)
 /* Pass 3: place each item; the cursors advance onto exactly offsets[1..n_rows]. */
 static DOD__CSR_NOINLINE void scatter_items(uint32_t *restrict cursors, uint32_t *restrict items,
                                             const unsigned char *keys, size_t stride,
-                                            uint32_t n_items)
+                                            uint32_t first, uint32_t end)
 {
-    for (uint32_t i = 0; i < n_items; ++i) {
-        uint32_t key = dod__load_u32(keys + (size_t)i * stride);
-        items[cursors[key]++] = i;
-    }
+    for (uint32_t i = first; i < end; ++i, keys += stride)
+        items[cursors[dod__load_u32(keys)]++] = i;
 }
 
 /* The same storing values; returns the largest. */
@@ -87,21 +85,34 @@ static DOD__CSR_NOINLINE uint32_t scatter_values(uint32_t *restrict cursors,
 static dod_status build_plain(const dod__csr_job *job, uint32_t *max_value)
 {
     memset(job->offsets, 0, ((size_t)job->n_rows + 1) * sizeof(uint32_t));
-    DOD__REFUSE_IF(!count_keys(job->offsets, job->n_rows, job->keys, job->key_stride, job->n_items),
-                   DOD_E_RANGE);
+    uint32_t run = 0, max = 0;
+    for (uint32_t at = 0; at < job->n_items;) {
+        dod__csr_piece p = dod__csr_piece_at(job, &run, at, job->n_items);
+        DOD__REFUSE_IF(!count_keys(job->offsets, job->n_rows, p.keys, job->key_stride, p.end - at),
+                       DOD_E_RANGE);
+        at = p.end;
+    }
     exclusive_scan(job->offsets + 1, job->n_rows);
-    if (job->values)
-        *max_value = scatter_values(job->offsets + 1, job->items, job->keys, job->key_stride,
-                                    job->values, job->value_stride, job->n_items);
-    else
-        scatter_items(job->offsets + 1, job->items, job->keys, job->key_stride, job->n_items);
+    run = 0;
+    for (uint32_t at = 0; at < job->n_items;) {
+        dod__csr_piece p = dod__csr_piece_at(job, &run, at, job->n_items);
+        if (job->has_values) {
+            uint32_t m = scatter_values(job->offsets + 1, job->items, p.keys, job->key_stride,
+                                        p.values, job->value_stride, p.end - at);
+            max = m > max ? m : max;
+        } else {
+            scatter_items(job->offsets + 1, job->items, p.keys, job->key_stride, at, p.end);
+        }
+        at = p.end;
+    }
+    *max_value = max;
     return DOD_OK;
 }
 
 /* The cursor line of item i's key. */
-static uint32_t line_of(const unsigned char *keys, size_t stride, uint32_t i)
+static uint32_t line_of(const dod__csr_job *job, uint32_t i)
 {
-    return dod__load_u32(keys + (size_t)i * stride) / CURSORS_PER_LINE;
+    return dod__csr_key(job, i) / CURSORS_PER_LINE;
 }
 
 /* How many of SAMPLE_WINDOWS * SAMPLE_STEPS sampled steps from one key to the next are far:
@@ -110,15 +121,15 @@ static uint32_t line_of(const unsigned char *keys, size_t stride, uint32_t i)
  * open line of items). Sorted, reverse sorted and one-row keys take none, runs of 64 equal keys
  * one in 64, the seed's clustered keys (5% moved) one in 10, uniform and few-row keys nearly
  * all (64 rows are few enough to stay cached, but the partitioned build still wins there). */
-static uint32_t far_steps(const unsigned char *keys, size_t stride, uint32_t n_items)
+static uint32_t far_steps(const dod__csr_job *job)
 {
     uint32_t far = 0;
     for (uint32_t w = 0; w < SAMPLE_WINDOWS; ++w) {
         uint32_t start =
-            (uint32_t)((uint64_t)(n_items - SAMPLE_STEPS - 1) * w / (SAMPLE_WINDOWS - 1));
-        uint32_t prev = line_of(keys, stride, start);
+            (uint32_t)((uint64_t)(job->n_items - SAMPLE_STEPS - 1) * w / (SAMPLE_WINDOWS - 1));
+        uint32_t prev = line_of(job, start);
         for (uint32_t i = start + 1; i <= start + SAMPLE_STEPS; ++i) {
-            uint32_t line = line_of(keys, stride, i);
+            uint32_t line = line_of(job, i);
             far += (line > prev ? line - prev : prev - line) > 1;
             prev = line;
         }
@@ -127,20 +138,21 @@ static uint32_t far_steps(const unsigned char *keys, size_t stride, uint32_t n_i
 }
 
 /* The adaptive rule (docs/build.md); may drop the build to one block. */
-static dod_csr_build_strategy choose(const dod_csr_desc *d, size_t key_stride, uint32_t *n_blocks)
+static dod_csr_build_strategy choose(const dod__csr_job *job, dod_csr_build_strategy strategy,
+                                     uint32_t *n_blocks)
 {
-    if (d->strategy != DOD_CSR_BUILD_AUTO)
-        return d->strategy;
+    if (strategy != DOD_CSR_BUILD_AUTO)
+        return strategy;
     int threads = *n_blocks > 1;
     uint32_t one_thread_max_rows = threads ? ONE_THREAD_MAX_ROWS : PLAIN_MAX_ROWS;
-    if (d->n_items < PLAIN_MAX_ITEMS || d->n_rows <= one_thread_max_rows) {
+    if (job->n_items < PLAIN_MAX_ITEMS || job->n_rows <= one_thread_max_rows) {
         *n_blocks = 1;
         return DOD_CSR_BUILD_PLAIN;
     }
-    if (threads && d->n_rows <= PARALLEL_MAX_ROWS)
+    if (threads && job->n_rows <= PARALLEL_MAX_ROWS)
         return DOD_CSR_BUILD_PLAIN;
-    uint32_t far_max = d->n_rows <= PLAIN_MAX_ROWS ? FAR_MAX_IN_L2 : FAR_MAX;
-    if (far_steps((const unsigned char *)d->keys, key_stride, d->n_items) <= far_max)
+    uint32_t far_max = job->n_rows <= PLAIN_MAX_ROWS ? FAR_MAX_IN_L2 : FAR_MAX;
+    if (far_steps(job) <= far_max)
         return DOD_CSR_BUILD_PLAIN;
     return DOD_CSR_BUILD_PARTITIONED;
 }
@@ -185,34 +197,25 @@ static dod_status run_strategy(const dod__csr_job *job, dod_csr_build_strategy s
         st = build_plain(job, max_value);
     if (st != DOD_OK)
         return st;
-    DOD__REFUSE_IF(job->values && value_bound > 0 && *max_value >= value_bound, DOD_E_RANGE);
+    DOD__REFUSE_IF(job->has_values && value_bound > 0 && *max_value >= value_bound, DOD_E_RANGE);
     return DOD_OK;
 }
 
-dod_status dod_csr_build_desc(dod_csr *csr, const dod_csr_desc *d)
+dod_status dod__csr_build_job(dod_csr *csr, dod__csr_job *job, const dod_csr_desc *d)
 {
-    dod_status st = check_desc(csr, d);
-    if (st != DOD_OK)
-        return st;
-
-    dod__csr_job job;
-    memset(&job, 0, sizeof job);
-    job.n_rows = d->n_rows;
-    job.n_items = d->n_items;
-    job.keys = (const unsigned char *)d->keys;
-    job.key_stride = d->key_stride ? d->key_stride : 4;
-    job.values = d->n_items ? (const unsigned char *)d->values : NULL;
-    job.value_stride = d->value_stride ? d->value_stride : 4;
-    job.n_blocks = blocks_for(d->exec, d->n_items);
-    dod_csr_build_strategy strategy = choose(d, job.key_stride, &job.n_blocks);
-    job.exec = job.n_blocks > 1 ? d->exec : NULL;
+    job->n_rows = d->n_rows;
+    job->n_items = d->n_items;
+    job->value_bound = d->value_bound;
+    job->n_blocks = blocks_for(d->exec, d->n_items);
+    dod_csr_build_strategy strategy = choose(job, d->strategy, &job->n_blocks);
+    job->exec = job->n_blocks > 1 ? d->exec : NULL;
 
     size_t scratch = 0;
     int sized = 1;
     if (strategy == DOD_CSR_BUILD_PARTITIONED)
-        sized = dod__csr_partitioned_scratch(&job, &scratch);
-    else if (job.n_blocks > 1)
-        sized = dod__csr_parallel_scratch(&job, &scratch);
+        sized = dod__csr_partitioned_scratch(job, &scratch);
+    else if (job->n_blocks > 1)
+        sized = dod__csr_parallel_scratch(job, &scratch);
     DOD__REFUSE_IF(!sized, DOD_E_OVERFLOW);
 
     /* Scratch from the caller's arena is taken first, so a failure there changes nothing. */
@@ -224,18 +227,18 @@ dod_status dod_csr_build_desc(dod_csr *csr, const dod_csr_desc *d)
                        DOD_E_NOMEM);
     }
     dod__csr_blocks fresh;
-    st = dod__csr_prepare(csr, d->n_rows, d->n_items, arena_scratch ? 0 : scratch, &fresh);
+    dod_status st = dod__csr_prepare(csr, d->n_rows, d->n_items, arena_scratch ? 0 : scratch, &fresh);
     if (st == DOD_OK) {
-        job.offsets = dod__csr_next_offsets(csr, &fresh);
-        job.items = dod__csr_next_items(csr, &fresh);
-        job.scratch = arena_scratch ? arena_scratch : dod__csr_next_scratch(csr, &fresh);
+        job->offsets = dod__csr_next_offsets(csr, &fresh);
+        job->items = dod__csr_next_items(csr, &fresh);
+        job->scratch = arena_scratch ? arena_scratch : dod__csr_next_scratch(csr, &fresh);
         uint32_t max_value = 0;
-        st = run_strategy(&job, strategy, d->value_bound, &max_value);
+        st = run_strategy(job, strategy, d->value_bound, &max_value);
         if (st == DOD_OK) {
             if (d->flags & DOD_CSR_BUILD_SORT_ROWS)
-                dod__csr_sort_rows(job.offsets, job.items, d->n_rows, d->n_items, job.exec);
+                dod__csr_sort_rows(job->offsets, job->items, d->n_rows, d->n_items, job->exec);
             dod__csr_commit(csr, &fresh, d->n_rows, d->n_items);
-            if (job.values)
+            if (job->has_values)
                 csr->item_bound = (uint64_t)max_value + 1;
         } else {
             dod__csr_discard(csr, &fresh);
@@ -244,6 +247,25 @@ dod_status dod_csr_build_desc(dod_csr *csr, const dod_csr_desc *d)
     if (arena_scratch)
         dod_arena_rewind(d->scratch, mark);
     return st;
+}
+
+dod_status dod_csr_build_desc(dod_csr *csr, const dod_csr_desc *d)
+{
+    dod_status st = check_desc(csr, d);
+    if (st != DOD_OK)
+        return st;
+    dod__csr_run run;
+    run.keys = (const unsigned char *)d->keys;
+    run.values = d->n_items ? (const unsigned char *)d->values : NULL;
+    run.first = 0;
+    dod__csr_job job;
+    memset(&job, 0, sizeof job);
+    job.runs = &run;
+    job.n_runs = d->n_items ? 1 : 0;
+    job.key_stride = d->key_stride ? d->key_stride : 4;
+    job.has_values = run.values != NULL;
+    job.value_stride = d->value_stride ? d->value_stride : 4;
+    return dod__csr_build_job(csr, &job, d);
 }
 
 dod_status dod_csr_build(dod_csr *csr, uint32_t n_rows, const void *keys, size_t key_stride,

@@ -37,6 +37,19 @@ static uint32_t *hist_of(const parallel_ctx *c, uint32_t b)
     return c->hist + (size_t)b * c->job->n_rows;
 }
 
+/* Count n keys at stride into h; 0 at a key >= n_rows. */
+static int count_piece(uint32_t *restrict h, uint32_t n_rows, const unsigned char *keys,
+                      size_t stride, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; ++i, keys += stride) {
+        uint32_t key = dod__load_u32(keys);
+        if (key >= n_rows)
+            return 0;
+        h[key]++;
+    }
+    return 1;
+}
+
 static void count_task(void *arg, uint32_t b)
 {
     parallel_ctx *c = (parallel_ctx *)arg;
@@ -46,13 +59,14 @@ static void count_task(void *arg, uint32_t b)
     uint32_t *restrict h = hist_of(c, b);
     memset(h, 0, (size_t)job->n_rows * sizeof *h);
     c->bad[b] = 0;
-    for (uint32_t i = lo; i < hi; ++i) {
-        uint32_t key = dod__csr_key(job, i);
-        if (key >= job->n_rows) {
+    uint32_t run = dod__csr_run_of(job, lo);
+    for (uint32_t at = lo; at < hi;) {
+        dod__csr_piece p = dod__csr_piece_at(job, &run, at, hi);
+        if (!count_piece(h, job->n_rows, p.keys, job->key_stride, p.end - at)) {
             c->bad[b] = 1;
             return;
         }
-        h[key]++;
+        at = p.end;
     }
 }
 
@@ -87,27 +101,39 @@ static void place_task(void *arg, uint32_t t)
     }
 }
 
+/* Place items [at, end) through the cursors: their values, or their numbers. */
+static uint32_t scatter_piece(uint32_t *restrict cur, uint32_t *restrict items,
+                              const dod__csr_job *job, const dod__csr_piece *p)
+{
+    const unsigned char *keys = p->keys;
+    const size_t ks = job->key_stride;
+    uint32_t max = 0;
+    if (p->values) {
+        const unsigned char *values = p->values;
+        for (uint32_t i = p->at; i < p->end; ++i, keys += ks, values += job->value_stride) {
+            uint32_t v = dod__load_u32(values);
+            max = v > max ? v : max;
+            items[cur[dod__load_u32(keys)]++] = v;
+        }
+    } else {
+        for (uint32_t i = p->at; i < p->end; ++i, keys += ks)
+            items[cur[dod__load_u32(keys)]++] = i;
+    }
+    return max;
+}
+
 static void scatter_task(void *arg, uint32_t b)
 {
     parallel_ctx *c = (parallel_ctx *)arg;
     const dod__csr_job *job = c->job;
-    uint32_t lo, hi;
+    uint32_t lo, hi, max = 0;
     dod__exec_share(job->n_items, job->n_blocks, b, &lo, &hi);
-    uint32_t *restrict cur = hist_of(c, b);
-    uint32_t *restrict items = job->items;
-    const unsigned char *keys = job->keys;
-    const size_t ks = job->key_stride;
-    uint32_t max = 0;
-    if (job->values) {
-        for (uint32_t i = lo; i < hi; ++i) {
-            uint32_t key = dod__load_u32(keys + (size_t)i * ks);
-            uint32_t v = dod__csr_value(job, i);
-            max = v > max ? v : max;
-            items[cur[key]++] = v;
-        }
-    } else {
-        for (uint32_t i = lo; i < hi; ++i)
-            items[cur[dod__load_u32(keys + (size_t)i * ks)]++] = i;
+    uint32_t run = dod__csr_run_of(job, lo);
+    for (uint32_t at = lo; at < hi;) {
+        dod__csr_piece p = dod__csr_piece_at(job, &run, at, hi);
+        uint32_t m = scatter_piece(hist_of(c, b), job->items, job, &p);
+        max = m > max ? m : max;
+        at = p.end;
     }
     c->max_value[b] = max;
 }

@@ -15,7 +15,8 @@
  * `shift` bits (its row inside the partition). The item's high bits are those of its window
  * (2^item_bits consecutive items); each task records where every window's elements end in
  * every chain, so the finish knows them. A value build streams each value into a second pool,
- * at the position of its element.
+ * at the position of its element, or, when every value fits above the row bits (value_bound),
+ * keeps the value in the element instead (the narrow build, make_layout).
  *
  * A chain holds its task's items in item order, and the finish reads the chains in task order,
  * so the result is stable and the same bytes for any number of threads and execution order. */
@@ -31,14 +32,18 @@
 /* Tuning, measured on the benchmark machine (docs/build.md). */
 #define TARGET_PART_ITEMS 16384u /* a partition's elements and items should fit in L2 */
 #define MAX_PART_BITS 10u        /* at most 1024 partitions: one task's buffers take 128 KiB */
+#define MAX_NARROW_PART_BITS 12u /* a narrow value build: at most 4096 (512 KiB of buffers) */
 #define LINE 16u                 /* elements per 64-byte cache line */
 #define BUFFER 32u               /* elements a partition gathers before streaming: two lines */
 #define CHUNK 2048u              /* elements per chunk (8 KiB) */
 #define STAGE_ITEMS (2u * TARGET_PART_ITEMS) /* larger partitions place their items directly */
 #define FINISH_TASKS_PER_THREAD 4u /* partitions are uneven (long tails): smaller tasks balance */
+#define AHEAD_SPAN 64u             /* over many runs: items partitioned between fetches ahead */
+#define AHEAD_SPANS 4u             /* how many spans ahead their keys and values are fetched */
 
 typedef struct layout {
     uint32_t shift, item_bits, n_parts, n_tasks, n_finish_tasks;
+    int narrow;            /* value build whose values fit beside the row: no value pool */
     uint32_t task_windows; /* windows one task's items touch, at most */
     uint32_t task_chunks;  /* chunks each task owns */
     uint32_t stage_items;  /* each finish task's stage */
@@ -77,16 +82,23 @@ static int reserve(size_t *at, size_t count, size_t size, size_t *offset)
     return dod__add(*at, bytes, at);
 }
 
-static int make_layout(const dod__csr_job *job, layout *l)
+static uint32_t parts_of(uint32_t n_rows, uint32_t shift)
+{
+    return n_rows ? (uint32_t)((((uint64_t)n_rows - 1) >> shift) + 1) : 1;
+}
+
+/* The layout of the build with rows per partition 2^shift; narrow: values in the elements. */
+static int layout_for(const dod__csr_job *job, uint32_t shift, int narrow, layout *l)
 {
     memset(l, 0, sizeof *l);
-    l->shift = choose_shift(job->n_rows, job->n_items);
-    l->item_bits = 32 - l->shift;
-    l->n_parts = job->n_rows ? (uint32_t)((((uint64_t)job->n_rows - 1) >> l->shift) + 1) : 1;
+    l->shift = shift;
+    l->narrow = narrow;
+    l->item_bits = narrow ? 32 : 32 - shift; /* narrow: one window, the item bits are unused */
+    l->n_parts = parts_of(job->n_rows, shift);
     l->n_tasks = job->n_blocks;
     DOD_ASSERT(l->n_tasks > 0);
     uint32_t longest = (uint32_t)(((uint64_t)job->n_items + l->n_tasks - 1) / l->n_tasks);
-    l->task_windows = (longest >> l->item_bits) + 2;
+    l->task_windows = narrow ? 2 : (longest >> l->item_bits) + 2;
     /* Partition p fills floor(count_p / CHUNK) + 1 chunks, so a task needs at most this many. */
     l->task_chunks = longest / CHUNK + l->n_parts;
     uint32_t finish = dod__exec_tasks(job->exec, FINISH_TASKS_PER_THREAD,
@@ -98,12 +110,12 @@ static int make_layout(const dod__csr_job *job, layout *l)
     l->stage_items = (share < STAGE_ITEMS ? share : STAGE_ITEMS) / LINE * LINE;
 
     size_t P = l->n_parts, T = l->n_tasks, chunks, cells, windows, stages, at = 0;
-    int value_build = job->values != NULL;
+    int value_pool = job->has_values && !narrow;
     int fits = dod__mul(T, l->task_chunks, &chunks) && dod__mul(T, P, &cells) &&
            dod__mul(cells, l->task_windows, &windows) &&
            dod__mul(l->n_finish_tasks, l->stage_items, &stages) &&
            reserve(&at, chunks, CHUNK * sizeof(uint32_t), &l->elems) &&
-           reserve(&at, value_build ? chunks : 0, CHUNK * sizeof(uint32_t), &l->values) &&
+           reserve(&at, value_pool ? chunks : 0, CHUNK * sizeof(uint32_t), &l->values) &&
            reserve(&at, chunks, sizeof(uint32_t), &l->next) &&
            reserve(&at, cells, sizeof(uint32_t), &l->counts) &&
            reserve(&at, cells, sizeof(uint32_t), &l->fill) &&
@@ -111,10 +123,32 @@ static int make_layout(const dod__csr_job *job, layout *l)
            reserve(&at, windows, sizeof(uint32_t), &l->ends) &&
            reserve(&at, P + 1, sizeof(uint32_t), &l->part_start) &&
            reserve(&at, cells, BUFFER * sizeof(uint32_t), &l->buffers) &&
-           reserve(&at, value_build ? cells : 0, BUFFER * sizeof(uint32_t), &l->value_buffers) &&
+           reserve(&at, value_pool ? cells : 0, BUFFER * sizeof(uint32_t), &l->value_buffers) &&
            reserve(&at, stages, sizeof(uint32_t), &l->stages);
     l->total = at;
     return fits;
+}
+
+/* A value build whose values are all below value_bound can keep each value in its element,
+ * above the row bits, instead of streaming it into a value pool (4 more bytes an item written
+ * and read back): the narrow build. When the values need more than 32 - shift bits, the rows
+ * per partition shrink until they fit, which costs more partitions (each a partly filled chunk
+ * per task and a buffer); the narrow build is taken when that costs no more scratch than the
+ * value pool, and it never has more than 2^MAX_NARROW_PART_BITS partitions (docs/build.md). */
+static int make_layout(const dod__csr_job *job, layout *l)
+{
+    uint32_t shift = choose_shift(job->n_rows, job->n_items);
+    int fits = layout_for(job, shift, 0, l);
+    if (!fits || !job->has_values || job->value_bound == 0)
+        return fits;
+    uint32_t value_bits = job->value_bound > 1 ? log2_floor((uint64_t)job->value_bound - 1) + 1 : 1;
+    if (shift + value_bits > 32)
+        shift = 32 - value_bits;
+    layout narrow;
+    if (shift >= 1 && parts_of(job->n_rows, shift) <= (1u << MAX_NARROW_PART_BITS) &&
+        layout_for(job, shift, 1, &narrow) && narrow.total <= l->total)
+        *l = narrow;
+    return 1;
 }
 
 int dod__csr_partitioned_scratch(const dod__csr_job *job, size_t *bytes)
@@ -153,6 +187,8 @@ static uint32_t first_chunk(const partition_ctx *c, uint32_t t, uint32_t p)
 /* The end of the window holding item `at`, or hi if that comes first. */
 static uint32_t window_end(uint32_t at, uint32_t hi, uint32_t item_bits)
 {
+    if (item_bits >= 32)
+        return hi;
     uint64_t end = ((uint64_t)(at >> item_bits) + 1) << item_bits;
     return end < hi ? (uint32_t)end : hi;
 }
@@ -221,36 +257,44 @@ static DOD__CSR_NOINLINE void flush_buffer(const partition_ctx *c, task_state *s
     }
 }
 
-/* Items [lo, hi), all in one window. Returns 0 at a key >= n_rows. with_values is a constant
- * in each of the two callers below, so each compiles to its own loop; everything the loop reads
- * is a local, so its stores into the buffers cannot make the compiler reload it. */
-static inline int partition_loop(const partition_ctx *c, task_state *s, uint32_t lo, uint32_t hi,
-                                 int with_values, uint32_t *max_value)
+/* What an element holds above the key's row bits: the item's low bits (no values), the same
+ * with the value streamed beside it into the value pool, or the value itself (a narrow value
+ * build: every value fits the element's high bits, so there is no value pool). */
+enum { ELEM_ITEM, ELEM_ITEM_VALUE, ELEM_VALUE };
+
+/* The items of one piece, all in one window. Returns 0 at a key >= n_rows. mode is a constant
+ * in each of the callers below, so each compiles to its own loop; everything the loop reads is
+ * a local, so its stores into the buffers cannot make the compiler reload it. */
+static inline int partition_loop(const partition_ctx *c, task_state *s, const dod__csr_piece *piece,
+                                 int mode, uint32_t *max_value)
 {
     const size_t key_stride = c->job->key_stride, value_stride = c->job->value_stride;
-    const unsigned char *restrict key = c->job->keys + (size_t)lo * key_stride;
-    const unsigned char *const key_end = c->job->keys + (size_t)hi * key_stride;
-    const unsigned char *restrict value = with_values ? c->job->values + (size_t)lo * value_stride
-                                                      : NULL;
+    const unsigned char *restrict key = piece->keys;
+    const unsigned char *const key_end = key + (size_t)(piece->end - piece->at) * key_stride;
+    const unsigned char *restrict value = piece->values;
     const uint32_t n_rows = c->job->n_rows, shift = c->l.shift, row_mask = (1u << shift) - 1;
     uint32_t *restrict fill = s->fill, *restrict buffers = s->buffers;
     uint32_t *restrict value_buffers = s->value_buffers;
-    DOD_ASSERT(!with_values || value_buffers); /* a value build has its value buffers */
+    DOD_ASSERT(mode == ELEM_ITEM || value);
+    DOD_ASSERT(mode != ELEM_ITEM_VALUE || value_buffers); /* the value pool's buffers */
     /* The element's high bits: i << shift keeps the item's low item_bits bits, and grows by
      * 1 << shift from one item to the next. */
-    uint32_t tag = lo << shift, max = *max_value;
+    uint32_t tag = piece->at << shift, max = *max_value;
     for (; key != key_end; key += key_stride, tag += 1u << shift) {
         uint32_t k = dod__load_u32(key);
         if (k >= n_rows)
             return 0;
-        uint32_t p = k >> shift, at = fill[p]++;
-        buffers[at] = tag | (k & row_mask);
-        if (with_values) {
+        uint32_t p = k >> shift, at = fill[p]++, high = tag;
+        if (mode != ELEM_ITEM) {
             uint32_t v = dod__load_u32(value);
             value += value_stride;
             max = v > max ? v : max;
-            value_buffers[at] = v;
+            if (mode == ELEM_VALUE)
+                high = v << shift;
+            else
+                value_buffers[at] = v;
         }
+        buffers[at] = high | (k & row_mask);
         if (at % BUFFER == BUFFER - 1)
             flush_buffer(c, s, p);
     }
@@ -258,17 +302,23 @@ static inline int partition_loop(const partition_ctx *c, task_state *s, uint32_t
     return 1;
 }
 
-static DOD__CSR_NOINLINE int partition_items(const partition_ctx *c, task_state *s, uint32_t lo,
-                                             uint32_t hi)
+static DOD__CSR_NOINLINE int partition_items(const partition_ctx *c, task_state *s,
+                                             const dod__csr_piece *piece)
 {
     uint32_t unused = 0;
-    return partition_loop(c, s, lo, hi, 0, &unused);
+    return partition_loop(c, s, piece, ELEM_ITEM, &unused);
 }
 
-static DOD__CSR_NOINLINE int partition_values(const partition_ctx *c, task_state *s, uint32_t lo,
-                                              uint32_t hi, uint32_t *max_value)
+static DOD__CSR_NOINLINE int partition_values(const partition_ctx *c, task_state *s,
+                                              const dod__csr_piece *piece, uint32_t *max_value)
 {
-    return partition_loop(c, s, lo, hi, 1, max_value);
+    return partition_loop(c, s, piece, ELEM_ITEM_VALUE, max_value);
+}
+
+static DOD__CSR_NOINLINE int partition_narrow(const partition_ctx *c, task_state *s,
+                                              const dod__csr_piece *piece, uint32_t *max_value)
+{
+    return partition_loop(c, s, piece, ELEM_VALUE, max_value);
 }
 
 /* The chain's length: what its chunks hold and what waits in its buffer. */
@@ -312,19 +362,33 @@ static void partition_task(void *arg, uint32_t t)
     uint32_t lo, hi, w = 0, max = 0;
     dod__exec_share(c->job->n_items, c->l.n_tasks, t, &lo, &hi);
     c->bad[t] = 0;
+    uint32_t run = dod__csr_run_of(c->job, lo), ahead = run;
+    const int many_runs = c->job->n_runs > 1; /* the world's blocks: fetch ahead (csr_job.h) */
     for (uint32_t at = lo; at < hi; ++w) {
         uint32_t end = window_end(at, hi, c->l.item_bits);
-        int ok = c->values ? partition_values(c, &s, at, end, &max)
-                           : partition_items(c, &s, at, end);
-        if (!ok) {
-            c->bad[t] = 1;
-            return;
+        while (at < end) {
+            uint32_t stop = end;
+            if (many_runs) {
+                stop = end - at > AHEAD_SPAN ? at + AHEAD_SPAN : end;
+                uint32_t from = at + AHEAD_SPANS * AHEAD_SPAN;
+                if (from < hi)
+                    dod__csr_prefetch_items(c->job, &ahead, from,
+                                            hi - from > AHEAD_SPAN ? from + AHEAD_SPAN : hi);
+            }
+            dod__csr_piece piece = dod__csr_piece_at(c->job, &run, at, stop);
+            int ok = c->values     ? partition_values(c, &s, &piece, &max)
+                     : c->l.narrow ? partition_narrow(c, &s, &piece, &max)
+                                   : partition_items(c, &s, &piece);
+            if (!ok) {
+                c->bad[t] = 1;
+                return;
+            }
+            at = piece.end;
         }
         DOD_ASSERT(w < c->l.task_windows);
         uint32_t *ends = c->ends + ((size_t)t * c->l.task_windows + w) * P;
         for (uint32_t p = 0; p < P; ++p)
             ends[p] = chain_length(&s, p);
-        at = end;
     }
     DOD_ASSERT(s.free_chunk <= first_chunk(c, t + 1, 0));
     flush_tails(c, &s);
@@ -399,7 +463,7 @@ static void place_chain(const partition_ctx *c, uint32_t t, uint32_t p, uint32_t
     uint32_t lo, hi;
     dod__exec_share(job->n_items, c->l.n_tasks, t, &lo, &hi);
     for (uint32_t at = lo; at < hi; ends += P) {
-        uint32_t base = (at >> item_bits) << item_bits;
+        uint32_t base = item_bits >= 32 ? 0 : (at >> item_bits) << item_bits;
         while (w.at < *ends) {
             size_t from;
             uint32_t n = walk_run(c, &w, *ends - w.at, &from);
@@ -477,7 +541,7 @@ dod_status dod__csr_build_partitioned(const dod__csr_job *job, uint32_t *max_val
     unsigned char *s = (unsigned char *)job->scratch;
     c.job = job;
     c.elems = (uint32_t *)(void *)(s + c.l.elems);
-    c.values = job->values ? (uint32_t *)(void *)(s + c.l.values) : NULL;
+    c.values = job->has_values && !c.l.narrow ? (uint32_t *)(void *)(s + c.l.values) : NULL;
     c.next = (uint32_t *)(void *)(s + c.l.next);
     c.counts = (uint32_t *)(void *)(s + c.l.counts);
     c.fill = (uint32_t *)(void *)(s + c.l.fill);
@@ -485,7 +549,7 @@ dod_status dod__csr_build_partitioned(const dod__csr_job *job, uint32_t *max_val
     c.ends = (uint32_t *)(void *)(s + c.l.ends);
     c.part_start = (uint32_t *)(void *)(s + c.l.part_start);
     c.buffers = (uint32_t *)(void *)(s + c.l.buffers);
-    c.value_buffers = job->values ? (uint32_t *)(void *)(s + c.l.value_buffers) : NULL;
+    c.value_buffers = c.values ? (uint32_t *)(void *)(s + c.l.value_buffers) : NULL;
     c.stages = (uint32_t *)(void *)(s + c.l.stages);
 
     dod__exec_run(job->exec, c.l.n_tasks, partition_task, &c);

@@ -323,3 +323,15 @@ uint32_t dod_world_archetype_of(const dod_world *w, dod_entity e)
     const uint64_t *s = w ? dod__world_resolve(w, e) : NULL;
     return s ? dod__world_slot_arch(*s) : UINT32_MAX;
 }
+
+dod_entity dod_world_entity_at(const dod_world *w, uint32_t item)
+{
+    dod_entity none = { 0 };
+    const uint64_t *s = w ? dod__world_slot_at(&w->head, item) : NULL;
+    return s ? dod__world_handle(w, item, dod__world_slot_gen(*s)) : none;
+}
+
+void *(dod_world_get_at)(const dod_world *w, uint32_t item, uint32_t component)
+{
+    return dod__world_get_at_sized(w, item, component, 0);
+}

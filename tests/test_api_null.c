@@ -41,6 +41,8 @@ static dod_cmds cmds;
 static dod_schedule *schedule;
 static dod_schedule_desc schedule_desc;
 static uint32_t scale;
+static dod_world_index_desc index_desc, index_desc_no_query;
+static dod_world_gather_col world_col;
 
 static int cmp_u32(const void *a, const void *b, void *ctx)
 {
@@ -218,7 +220,18 @@ static int cmp_u32(const void *a, const void *b, void *ctx)
     S(dod_schedule_run(schedule, world, &null_executor, NULL), DOD_E_INVALID)                  \
     V(dod_schedule_destroy(NULL))                                                              \
     R(dod_schedule_phase_count(NULL), 0)                                                       \
-    R(dod_schedule_phase_of(NULL, 0), UINT32_MAX)
+    R(dod_schedule_phase_of(NULL, 0), UINT32_MAX)                                              \
+    R(dod_world_entity_at(NULL, 0).bits, 0)                                                    \
+    R(dod_world_get_at(NULL, 0, 0) == NULL, 1)                                                 \
+    R((dod_world_get_at)(NULL, 0, 0) == NULL, 1)                                               \
+    S(dod_world_index_build(NULL, world, &index_desc), DOD_E_INVALID)                          \
+    S(dod_world_index_build(&csr, NULL, &index_desc), DOD_E_INVALID)                           \
+    S(dod_world_index_build(&csr, world, NULL), DOD_E_INVALID)                                 \
+    S(dod_world_index_build(&csr, world, &index_desc_no_query), DOD_E_INVALID)                 \
+    S(dod_world_gather(NULL, world, &world_col, 1, NULL), DOD_E_INVALID)                       \
+    S(dod_world_gather(&csr, NULL, &world_col, 1, NULL), DOD_E_INVALID)                        \
+    S(dod_world_gather(&csr, world, NULL, 1, NULL), DOD_E_INVALID)                             \
+    S(dod_world_gather(&csr, world, &world_col, 1, &null_executor), DOD_E_INVALID)
 
 /* One string per entry (one string for all of them outgrew what ISO C requires compilers to
  * support). */
@@ -270,6 +283,11 @@ static void setup(void)
     CHECK_OK(dod_world_spawn(world, 0, &entity));
     CHECK_OK(dod_cmds_init(&cmds, world, NULL));
     CHECK_OK(dod_schedule_create(&schedule, world, &schedule_desc));
+    CHECK_OK(dod_query_init(&query, world, &comp_id, 1, NULL, 0));
+    index_desc.query = &query;
+    index_desc.n_rows = 1;
+    world_col.dst = buf;
+    world_col.size = 4;
 }
 
 static void teardown(void)

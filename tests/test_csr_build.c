@@ -13,6 +13,7 @@ typedef struct input {
     unsigned char *base, *keys, *values;
     size_t ks, vs;
     uint32_t n_rows, n_items;
+    uint32_t value_bound; /* every value is below it (0: no values) */
 } input;
 
 /* Keys (and optional values below value_bound) at the given strides, from an odd address
@@ -25,6 +26,7 @@ static input make_input(test_rng *rng, csr_keys d, uint32_t n_rows, uint32_t n_i
     in.vs = ks; /* values interleaved with the keys, at key + 4 when the stride allows */
     in.n_rows = n_rows;
     in.n_items = n_items;
+    in.value_bound = value_bound;
     size_t bytes = (size_t)n_items * ks + 2 * offset + 16;
     in.base = (unsigned char *)malloc(bytes);
     memset(in.base, 0xEE, bytes);
@@ -81,6 +83,9 @@ static int all_builds_match(const input *in, int sort, dod_csr *reused)
         for (int e = -1; e < (s == DOD_CSR_BUILD_AUTO ? 2 : CSR_EXECS); ++e) {
             dod_csr_desc d = desc_of(in, e < 0 ? NULL : &execs.e[e], (dod_csr_build_strategy)s);
             d.flags = sort ? DOD_CSR_BUILD_SORT_ROWS : 0;
+            /* With the bound, values that fit beside the row go into the element (the narrow
+             * value build), on every other executor. */
+            d.value_bound = e % 2 ? in->value_bound : 0;
             dod_csr c;
             dod_csr_init(&c, NULL);
             ok = ok && dod_csr_build_desc(&c, &d) == DOD_OK;
@@ -140,6 +145,29 @@ static void test_large_partitioned(void)
         input in = make_input(&rng, CSR_KEYS_UNIFORM, 1u << 20, 300000, 12, 0,
                               values ? 1000 : 0);
         CHECK(all_builds_match(&in, 0, &reused));
+        free_input(&in);
+    }
+    /* Value builds with a bound, 64K rows and 600000 items (partitions of 1024 rows): values
+     * below 2^20 fit beside the row; below 2^24 the rows per partition drop to 256 so they
+     * fit (more partitions, still less scratch than a value pool); below 2^26 that would take
+     * more scratch than the pool, so the values go to the pool. */
+    const uint32_t bounds[] = { 1u << 20, 1u << 24, 1u << 26 };
+    for (int b = 0; b < 3; ++b) {
+        input in = make_input(&rng, CSR_KEYS_UNIFORM, 1u << 16, 600000, 8, 0, bounds[b]);
+        CHECK(all_builds_match(&in, 0, &reused));
+        /* The held scratch says which build ran: a narrow one has no value pool. */
+        dod_csr pool, narrow;
+        dod_csr_init(&pool, NULL);
+        dod_csr_init(&narrow, NULL);
+        dod_csr_desc d = desc_of(&in, NULL, DOD_CSR_BUILD_PARTITIONED);
+        CHECK_OK(dod_csr_build_desc(&pool, &d));
+        d.value_bound = in.value_bound;
+        CHECK_OK(dod_csr_build_desc(&narrow, &d));
+        CHECK(dod_csr_equal(&pool, &narrow));
+        CHECK(b < 2 ? dod_csr_bytes(&narrow) < dod_csr_bytes(&pool)
+                    : dod_csr_bytes(&narrow) == dod_csr_bytes(&pool));
+        dod_csr_free(&pool);
+        dod_csr_free(&narrow);
         free_input(&in);
     }
     dod_csr_free(&reused);

@@ -1,10 +1,12 @@
 /* bench_world: the world (dod/world.h, issue 13) against the seed's OOP baseline and a raw SoA
  * floor (seed_update.c), the common ECS benchmark scenarios (scenarios.c) and frag_iter
  * (frag.c), cold spawns (cold.c), command buffers (commands.c), the ecs_benchmark systems
- * scenarios on a schedule (ecs_bench.c) and a frame of structural changes through a schedule's
- * command buffers (cmds_frame.c). Sizes 64K and 1M entities, 15 passes (the systems: 21
- * frames), min and median ns per entity; JSON lines to bench/results/world.jsonl; PASS/MISS per
- * target. DOD_BENCH_QUICK=1: 64K only. `bench_world systems` runs the last two alone.
+ * scenarios on a schedule (ecs_bench.c), a frame of structural changes through a schedule's
+ * command buffers (cmds_frame.c) and relation indexes (index.c) at the seed's 1M locations and
+ * 6M regiments. Sizes 64K and 1M entities, 15 passes (the systems: 21 frames; the indexes: 9,
+ * quick 3), min and median ns per entity; JSON lines to bench/results/world.jsonl; PASS/MISS per
+ * target. DOD_BENCH_QUICK=1: 64K only. `bench_world systems` runs the systems and the frame
+ * of commands alone.
  * A timing miss is printed and recorded but exits 0; a wrong result exits 1. */
 #include <string.h>
 #include "ecs_bench.h"
@@ -37,6 +39,7 @@ int main(int argc, char **argv)
     if (!systems_only) {
         frag_bench(passes);
         cold_bench(sizes[n_sizes - 1], passes);
+        index_bench(quick ? 3 : 9);
     }
     for (int i = 0; i < n_sizes && !systems_only; ++i)
         commands_bench(sizes[i], passes, sizes[i] == WB_1M);

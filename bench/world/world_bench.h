@@ -92,5 +92,6 @@ void seed_update_sweep(size_t n, int passes, const wb_layout *layouts, int n_lay
                        wb_sweep *out);                                   /* seed_update.c */
 void scenarios_sweep(uint32_t n, int passes, const wb_layout *layouts, int n_layouts,
                      wb_sweep *out);                                     /* scenarios.c */
+void index_bench(int passes);                        /* index.c: relation indexes */
 
 #endif

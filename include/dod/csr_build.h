@@ -32,7 +32,9 @@ typedef struct dod_csr_desc { /* zero = default for every field */
     const void *keys;   size_t key_stride;   /* the row of each item, as in dod_csr_build (0 = 4) */
     const void *values; size_t value_stride; /* optional uint32 value stored for item i (default: i) (0 = 4) */
     const dod_executor *exec;                /* optional: build in parallel on it */
-    uint32_t value_bound; /* when > 0 (and values given), every value must be < value_bound */
+    uint32_t value_bound; /* when > 0 (and values given), every value must be < value_bound;
+                           * a tight bound also lets the partitioned build keep each value in
+                           * its 4-byte element instead of a second pool (docs/build.md) */
     uint32_t flags;       /* DOD_CSR_BUILD_SORT_ROWS */
     dod_csr_build_strategy strategy;
     dod_arena *scratch;   /* optional: where the partitioned and parallel builds take their

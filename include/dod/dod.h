@@ -21,5 +21,6 @@
 #include <dod/world_typed.h>
 #include <dod/world_cmds.h>
 #include <dod/world_systems.h>
+#include <dod/world_index.h>
 
 #endif /* DOD_H */

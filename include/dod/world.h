@@ -32,10 +32,11 @@
  * Handles depend only on the calls made to the world and on how many worlds the process
  * created before it: the same calls give the same ids on every run and platform.
  *
- * Thread safety: any number of threads may read a world (get, alive, archetype_of, count,
- * block, bytes, query_init, iteration) while no thread changes it; reads never write to the
- * world. Every other call (create, destroy, spawn, spawn_n, despawn, move, add, remove) needs
- * exclusive access.
+ * Thread safety: any number of threads may read a world (get, get_at, entity_at, alive,
+ * archetype_of, count, block, bytes, query_init, iteration, and dod/world_index.h's index
+ * builds and gathers) while no thread changes it; reads never write to the world. Every
+ * other call (create, destroy, spawn, spawn_n, despawn, move, add, remove) needs exclusive
+ * access.
  *
  * The typed layer (DOD_WORLD, the C form of the seed's templates) is in dod/world_typed.h,
  * and command buffers (structural changes recorded while iterating, applied at a sync point)
@@ -211,6 +212,20 @@ DOD_API dod_status dod_world_remove(dod_world *w, dod_entity e, uint32_t compone
  * &dod_world_get reach the library's function, which does the same. */
 DOD_API void *dod_world_get(const dod_world *w, dod_entity e, uint32_t component);
 
+/* The items of a relation index (dod/world_index.h) are slots: the low 32 bits of a handle,
+ * its index in the entity index. A slot stays its entity's through moves and the swap-removes
+ * of other entities, until the entity is despawned (a later spawn may then reuse it). */
+
+/* The live handle of the entity in slot `item`, or the null handle (a free, retired or never
+ * handed out slot; w NULL). O(1). */
+DOD_API dod_entity dod_world_entity_at(const dod_world *w, uint32_t item);
+
+/* Component `component` of the entity in slot `item`: dod_world_get without the generation
+ * check (the slot is the entity's for as long as it lives). NULL when w is NULL, the slot
+ * holds no live entity, or its archetype has no such component. Inline like dod_world_get
+ * (a macro below); (dod_world_get_at)(...) reaches the library's function. */
+DOD_API void *dod_world_get_at(const dod_world *w, uint32_t item, uint32_t component);
+
 /* 1 when e is alive in w, else 0 (also for NULL). */
 DOD_API int dod_world_alive(const dod_world *w, dod_entity e);
 
@@ -365,17 +380,17 @@ static inline const uint64_t *dod__world_find(const dod__world_head *h, dod_enti
     return hi == want && (hi & 1u) ? s : NULL; /* generation and tag, and odd */
 }
 
-/* dod_world_get, for a caller that knows the component's size (the typed layer: a constant);
- * size 0 reads it from the field table. */
-static inline void *dod__world_get_sized(const dod_world *w, dod_entity e, uint32_t component,
-                                         size_t size)
+/* The slot `index` when it holds a live entity (its generation is odd), else NULL. */
+static inline const uint64_t *dod__world_slot_at(const dod__world_head *h, uint32_t index)
 {
-    const dod__world_head *h = (const dod__world_head *)(const void *)w;
-    if (!w || component >= h->n_components)
-        return NULL;
-    const uint64_t *s = dod__world_find(h, e);
-    if (!s)
-        return NULL;
+    return index < h->n_slots && (h->slots[index] & 1u) ? &h->slots[index] : NULL;
+}
+
+/* Component `component` of the live entity in slot s: its element of `size` bytes (0: the
+ * field table's size), NULL when the archetype lacks it. */
+static inline void *dod__world_slot_get(const dod__world_head *h, const uint64_t *s,
+                                        uint32_t component, size_t size)
+{
     const dod__world_place *p = &h->places[(size_t)(*s >> DOD__WORLD_GEN_BITS) & 0xFFu];
     const dod__world_field *f = &p->fields[component];
     if (f->offset == 0)
@@ -386,7 +401,32 @@ static inline void *dod__world_get_sized(const dod_world *w, dod_entity e, uint3
                            size ? size : f->size);
 }
 
+/* dod_world_get, for a caller that knows the component's size (the typed layer: a constant);
+ * size 0 reads it from the field table. */
+static inline void *dod__world_get_sized(const dod_world *w, dod_entity e, uint32_t component,
+                                         size_t size)
+{
+    const dod__world_head *h = (const dod__world_head *)(const void *)w;
+    if (!w || component >= h->n_components)
+        return NULL;
+    const uint64_t *s = dod__world_find(h, e);
+    return s ? dod__world_slot_get(h, s, component, size) : NULL;
+}
+
 #define dod_world_get(w, e, component) dod__world_get_sized((w), (e), (component), 0)
+
+/* dod_world_get_at, sized as dod__world_get_sized. */
+static inline void *dod__world_get_at_sized(const dod_world *w, uint32_t item, uint32_t component,
+                                            size_t size)
+{
+    const dod__world_head *h = (const dod__world_head *)(const void *)w;
+    if (!w || component >= h->n_components)
+        return NULL;
+    const uint64_t *s = dod__world_slot_at(h, item);
+    return s ? dod__world_slot_get(h, s, component, size) : NULL;
+}
+
+#define dod_world_get_at(w, item, component) dod__world_get_at_sized((w), (item), (component), 0)
 
 static inline void *dod__world_field_at(const dod_world_iter *it, uint32_t component)
 {

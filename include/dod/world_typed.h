@@ -57,6 +57,7 @@
  *                                                  had it); DOD_E_UNDECLARED when no single
  *                                                  archetype has e's set plus position
  *       game_remove_position(w, e)                 dod_world_remove
+ *       position *game_get_at_position(w, item)    dod_world_get_at: by slot (an index's item)
  *       DOD_FIELD(&it, game, position)             dod_world_field, typed
  *       game_cmd_set_position(cb, e, &value)        dod_cmds_set, typed
  * The seed's loop is then, with `step` taking restrict pointers so the compiler vectorises it:
@@ -377,6 +378,16 @@
     DOD__GENERATED dod_status P##_remove_##name(dod_world *w, dod_entity e)                    \
     {                                                                                          \
         return dod_world_remove(w, e, DOD_CID(P, name));                                       \
+    }                                                                                          \
+    DOD__W_COMPONENT_AT(P, name)
+
+/* Per component, by a relation index's item (an entity slot, dod/world_index.h):
+ *     position *game_get_at_position(w, item)    dod_world_get_at, typed (NULL likewise) */
+#define DOD__W_COMPONENT_AT(P, name)                                                           \
+    DOD__GENERATED DOD__W_T(name) *P##_get_at_##name(const dod_world *w, uint32_t item)        \
+    {                                                                                          \
+        return (DOD__W_T(name) *)dod__world_get_at_sized(w, item, DOD_CID(P, name),            \
+                                                         sizeof(DOD__W_T(name)));              \
     }
 
 /* What one archetype and one component of world P generate for command buffers

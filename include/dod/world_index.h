@@ -1,0 +1,107 @@
+/* dod/world_index.h: relation indexes built from the world's components (docs/world.md,
+ * "Relation indexes").
+ *
+ * "Regiments by location", "members by army", "entities by map cell": a dod_csr whose rows are
+ * the values of a uint32_t key held in a component field, built over the entities a query
+ * matches, on an executor, with a frame arena for scratch, as dod_csr_build_desc builds one
+ * from an array of keys.
+ *
+ * An item is an entity's SLOT: the low 32 bits of its dod_entity handle, its place in the
+ * world's entity index. From an item, in O(1): the live handle (dod_world_entity_at), any of
+ * its components (dod_world_get_at, typed P_get_at_<component>), through the slot, which holds
+ * the entity's generation, archetype and row. An item survives moves between archetypes and
+ * the swap-removes of other entities (a live entity keeps its slot); it is invalidated only
+ * when its entity is despawned (a later spawn may then take the slot). Rows list their items in
+ * the order the query walks the world: archetypes in id order, then blocks and rows in order.
+ *
+ * dod_world_gather copies chosen component fields into row order (as dod_csr_gather does for
+ * arrays), so a query over a row reads sequential streams instead of one entity at a time.
+ *
+ * Thread safety: both calls only read the world; any number of them may run while no thread
+ * changes it (spawn, despawn, move). */
+#ifndef DOD_WORLD_INDEX_H
+#define DOD_WORLD_INDEX_H
+
+#include <dod/csr_build.h>
+#include <dod/world.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct dod_world_index_desc { /* zero = default for every field but query */
+    const dod_query *query;  /* the entities to index; every archetype it matches must have
+                                `component` */
+    uint32_t component;      /* the component holding the key */
+    uint32_t key_offset;     /* byte offset of the uint32_t key inside the component: a
+                                multiple of 4, and key_offset + 4 <= the component's size */
+    uint32_t n_rows;         /* every key must be < n_rows */
+    const dod_executor *exec;         /* as dod_csr_desc: build in parallel on it */
+    dod_arena *scratch;               /* as dod_csr_desc: where the scratch comes from */
+    dod_csr_build_strategy strategy;  /* as dod_csr_desc */
+    uint32_t flags;                   /* DOD_CSR_BUILD_SORT_ROWS: each row's items ascending
+                                         (slot order) instead of the world's walk order */
+} dod_world_index_desc;
+
+/* Up to this many matched blocks, the build keeps its list of blocks on the stack. */
+#define DOD_WORLD_INDEX_STACK_RUNS 64u
+
+/* Build index from w: row r lists the items (slots) of the entities matched by desc->query
+ * whose key (the uint32_t at key_offset in their `component`, host byte order) is r, in the
+ * order the query walks the world (or ascending with DOD_CSR_BUILD_SORT_ROWS). Every strategy
+ * and thread count gives the same bytes. The index's item bound is 1 + its largest slot. A
+ * rebuild whose sizes fit what the index holds allocates nothing but, for a world of more than
+ * DOD_WORLD_INDEX_STACK_RUNS blocks matched, the list of blocks (24 bytes a block), which comes
+ * from desc->scratch when given, else from the index's allocator, and is freed before the call
+ * returns. Costs one read of each matched entity's key and id, the partitioned build's scratch
+ * as dod_csr_build_desc (docs/build.md) and nothing per archetype or block beyond a few loads.
+ *
+ * Errors, each leaving the index (and the arena) exactly as it was:
+ *   DOD_E_INVALID   index, w, desc or desc->query NULL; a query made for another world; a
+ *                   matched archetype without the component; key_offset not a multiple of 4
+ *                   or past the component's end; flags or strategy unknown; exec with run
+ *                   NULL or 0 threads
+ *   DOD_E_RANGE     component >= the world's component count; some key >= n_rows (n_rows 0
+ *                   with any entity matched)
+ *   DOD_E_OVERFLOW  n_rows == UINT32_MAX; more than 2^32 - 1 entities matched; byte counts
+ *                   that do not fit size_t
+ *   DOD_E_NOMEM     the allocator (or the scratch arena) failed
+ * Thread safety: reads w (any number of readers while no thread changes it); exclusive
+ * access to index and to the scratch arena. */
+DOD_API dod_status dod_world_index_build(dod_csr *index, const dod_world *w,
+                                         const dod_world_index_desc *desc);
+
+/* One column of dod_world_gather: dst receives index->n_items elements of `size` bytes packed
+ * back to back, element j a copy of the `size` bytes at `offset` in `component` of item j's
+ * entity (a field of the component, or the whole of it with offset 0 and its size). */
+typedef struct dod_world_gather_col {
+    void *dst;
+    uint32_t component;
+    uint32_t offset;
+    uint32_t size;
+} dod_world_gather_col;
+
+/* Copy n_cols component fields into row order: dst[j] = the field of entity index->items[j],
+ * for every j < n_items, through the item's slot in O(1); parallel on exec when given (NULL =
+ * the calling thread). index is typically built by dod_world_index_build, but any index whose
+ * items are slots of w will do. Every item is checked before anything is written.
+ * Errors (nothing written):
+ *   DOD_E_INVALID    index or w NULL; cols NULL with n_cols > 0; a column with dst NULL while
+ *                    n_items > 0, size 0, or offset + size past its component's size; exec
+ *                    with run NULL or 0 threads
+ *   DOD_E_RANGE      a column's component >= the world's component count; an item >= the
+ *                    slots the world has handed out (checked in O(1) on the index's item bound)
+ *   DOD_E_NOT_FOUND  an item whose entity is not alive (despawned since the build), or whose
+ *                    archetype lacks a column's component
+ *   DOD_E_OVERFLOW   n_items * size does not fit size_t
+ * Allocates nothing. Thread safety: reads index and w; any number may run at once while no
+ * thread changes them. */
+DOD_API dod_status dod_world_gather(const dod_csr *index, const dod_world *w,
+                                    const dod_world_gather_col *cols, uint32_t n_cols,
+                                    const dod_executor *exec);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DOD_WORLD_INDEX_H */
