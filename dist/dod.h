@@ -1544,8 +1544,10 @@ DOD_API dod_status dod_reduce_rows(const dod_csr *groups, const void *values, si
 #endif /* DOD_REDUCE_H */
 /* ---- end of include/dod/reduce.h ---- */
 
-/* ---- include/dod/world.h ---- */
-/* dod/world.h: the world, a statically typed archetype ECS (see docs/world.md).
+/* ---- include/dod/world_core.h ---- */
+/* dod/world_core.h: the world's core, a statically typed archetype ECS (see docs/world.md):
+ * create, spawn, despawn, move, lookups, queries and iteration. Include dod/world.h, which
+ * brings this header and the rest of the world.
  *
  * Every component type and every archetype (entity type: a fixed set of components) is
  * declared once, in a dod_world_desc, when the world is created; nothing is added later.
@@ -1585,11 +1587,12 @@ DOD_API dod_status dod_reduce_rows(const dod_csr *groups, const void *values, si
  * other call (create, destroy, spawn, spawn_n, despawn, move, add, remove) needs exclusive
  * access.
  *
- * The typed layer (DOD_WORLD, the C form of the seed's templates) is in dod/world_typed.h,
- * and command buffers (structural changes recorded while iterating, applied at a sync point)
- * in dod/world_cmds.h; this header includes both. */
-#ifndef DOD_WORLD_H
-#define DOD_WORLD_H
+ * The rest of the world builds on this header (dod/world.h includes them all): command
+ * buffers (dod/world_cmds.h), systems on a schedule (dod/world_systems.h), relation indexes
+ * (dod/world_index.h) and the typed layer (dod/world_typed.h, DOD_WORLD: the C form of the
+ * seed's templates). */
+#ifndef DOD_WORLD_CORE_H
+#define DOD_WORLD_CORE_H
 
 
 #ifdef __cplusplus
@@ -1989,10 +1992,512 @@ static inline void *dod__world_field_at(const dod_world_iter *it, uint32_t compo
 }
 #endif
 
+#endif /* DOD_WORLD_CORE_H */
+/* ---- end of include/dod/world_core.h ---- */
+
+/* ---- include/dod/world_cmds.h ---- */
+/* dod/world_cmds.h: command buffers for the world (see docs/world.md, "Command buffers").
+ *
+ * A command buffer records structural changes (spawn, despawn, move, set a component) while
+ * the world is being read or iterated, and dod_world_apply carries them out later, at a sync
+ * point, in a deterministic order:
+ *
+ *     dod_cmds cb;                                  one per worker or per task
+ *     dod_cmds_init(&cb, w, NULL);
+ *     ... while iterating w, on any thread that owns cb:
+ *     dod_cmds_despawn(&cb, dying);
+ *     dod_entity wreck;
+ *     dod_cmds_spawn(&cb, WRECK, NULL, &wreck);     wreck: a provisional handle
+ *     dod_cmds_set(&cb, wreck, POSITION, &where, sizeof where);
+ *     ... at the sync point, no reader left:
+ *     dod_world_apply(w, &cb, 1, &result);          all or nothing
+ *     dod_entity real = dod_cmds_resolve(&cb, wreck);
+ *     dod_cmds_clear(&cb);                          reuse: the capacity stays
+ *
+ * What a buffer is bound to. dod_cmds_init binds a buffer to a world's declaration (its
+ * components and archetypes, which never change after create): recording checks commands
+ * against it and reads nothing else of the world, so the world must stay alive while the
+ * buffer records. dod_world_apply accepts any world whose declaration is identical (the same
+ * components, sizes and aligns, the same archetypes, capacities, block sizes and caps), the
+ * bound world included, and reads nothing of the bound one.
+ *
+ * Provisional handles. A spawn returns a provisional handle: generation 0xFFFE (even, so it
+ * never resolves in any world: dod_world_get, alive, despawn and move refuse it like a forged
+ * handle), the buffer's 16-bit tag where a world's tag would be, and the spawn's ordinal in
+ * the buffer as the index. Later commands of the same buffer may name it (set, move,
+ * despawn); apply gives each spawn a real handle, in apply order, and those commands act on
+ * it. After the apply, dod_cmds_resolve maps a provisional handle to the real one. Do not
+ * store provisional handles in components: the world never sees them rewritten; resolve them
+ * after the apply. Buffer tags come from a process-wide counter (like world tags), so two
+ * buffers made 65536 apart share a tag: a provisional handle of one would then be taken as the
+ * other's when its ordinal is in range.
+ *
+ * What is refused when it is recorded (the buffer unchanged, nothing allocated): an unknown
+ * archetype or component (DOD_E_RANGE), a set whose size is not the component's, a NULL value,
+ * a provisional handle that is not one of this buffer's spawns, a set on a provisional handle
+ * whose archetype (its spawn's, after the moves recorded since) lacks the component
+ * (DOD_E_INVALID), the null handle (DOD_E_NOT_FOUND, as dod_world_despawn). Real handles are
+ * not checked against the world: recording reads nothing of it.
+ *
+ * What apply skips: a command whose entity is not alive when the command is reached (stale,
+ * from another world, or despawned by an earlier command of the same apply) is skipped and
+ * counted, not an error: two systems that both kill a unit in one frame are normal, and the
+ * second despawn has nothing left to do. A set on an entity whose archetype lacks the
+ * component when it is reached (a move recorded earlier took it away) is counted as missing.
+ *
+ * Thread safety: recording into different buffers on different threads at once is safe, and
+ * safe while other threads read or iterate the world (recording reads only its declaration).
+ * A buffer is used by one thread at a time. dod_world_apply needs exclusive access to the world
+ * and to the buffers it applies. */
+#ifndef DOD_WORLD_CMDS_H
+#define DOD_WORLD_CMDS_H
+
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A command buffer: a plain struct the caller owns (dod_cmds_init / dod_cmds_free). */
+typedef struct dod_cmds {
+    /* all fields private */
+    const dod_world *world;     /* the declaration recorded against (read while recording) */
+    uint64_t declaration;       /* its fingerprint, checked by apply */
+    uint32_t n_archetypes;      /* of the declaration, checked by apply with the fingerprint */
+    uint32_t n_components;
+    dod_allocator alloc;
+    unsigned char *records;     /* the byte stream of records, 8-byte aligned */
+    size_t n_bytes, bytes_cap;
+    dod_entity *spawned;        /* spawn ordinal -> the real handle its last apply gave */
+    unsigned char *spawn_arch;  /* spawn ordinal -> its archetype after the recorded moves */
+    uint32_t n_spawns, spawns_cap; /* spawned and spawn_arch are one allocation */
+    uint32_t n_commands;
+    uint32_t n_moves;           /* apply skips planning for a buffer of despawns and sets */
+    uint32_t tag_hi;            /* a provisional handle's high half: tag << 16 | 0xFFFE */
+    int applied;                /* spawned holds the last apply's handles, nothing since */
+} dod_cmds;
+
+/* What an apply did, per command. */
+typedef struct dod_apply_result {
+    uint32_t applied; /* commands carried out (a move to the archetype the entity is in too) */
+    uint32_t skipped; /* commands on an entity not alive when reached (stale, foreign,
+                         despawned earlier in this apply) */
+    uint32_t missing; /* sets on an entity whose archetype lacks the component when reached */
+} dod_apply_result;
+
+/* Bind cb to w's declaration and to an allocator for its memory (NULL = the heap; for arena
+ * memory pass dod_arena_allocator(&arena), whose free does nothing), and take the buffer's tag
+ * (an atomic add on a process-wide counter). Allocates nothing. w must stay alive while cb
+ * records; apply may target any world of the same declaration.
+ * Errors (cb untouched): DOD_E_INVALID (cb or w NULL).
+ * Thread safety: initialising buffers on several threads at once is safe. */
+DOD_API dod_status dod_cmds_init(dod_cmds *cb, const dod_world *w, const dod_allocator *alloc);
+
+/* Return every byte cb holds to its allocator; cb stays bound and initialised, empty, its
+ * provisional handles forgotten. NULL: no-op. */
+DOD_API void dod_cmds_free(dod_cmds *cb);
+
+/* Forget the commands and the provisional handles, keep the memory: recording the same
+ * number of commands again allocates nothing. NULL: no-op. */
+DOD_API void dod_cmds_clear(dod_cmds *cb);
+
+/* Make room for n_commands more commands, any of them spawns, carrying payload_bytes more
+ * component bytes in all (each spawn with values carries its archetype's row, each set its
+ * component), so that recording them allocates nothing. Room is 16 bytes a command and up to 7
+ * of padding (a record's payload is rounded up to 8 bytes), the payload, and 9 bytes a command
+ * for the handles of the spawns among them.
+ * Errors (cb unchanged): DOD_E_INVALID (cb NULL), DOD_E_OVERFLOW (the room does not fit
+ * size_t, or more than 2^32 - 1 commands), DOD_E_NOMEM. */
+DOD_API dod_status dod_cmds_reserve(dod_cmds *cb, uint32_t n_commands, size_t payload_bytes);
+
+/* Commands recorded since the last clear (0 for NULL). */
+DOD_API uint32_t dod_cmds_count(const dod_cmds *cb);
+
+/* Record a spawn into `archetype`. values: NULL = every component zero; else one pointer per
+ * component of the archetype, in its declared order, to the initial value (copied now, its
+ * size the component's; a NULL entry = that component zero). out: the provisional handle (see
+ * above), or NULL. Amortised O(columns); allocates only when the buffer is full (it doubles).
+ * Errors (cb unchanged, *out untouched): DOD_E_INVALID (cb NULL), DOD_E_RANGE (archetype >=
+ * the declaration's n_archetypes), DOD_E_OVERFLOW (2^32 - 1 commands or spawns, or a row of
+ * 4 GiB), DOD_E_NOMEM. */
+DOD_API dod_status dod_cmds_spawn(dod_cmds *cb, uint32_t archetype, const void *const *values,
+                                  dod_entity *out);
+
+/* Private, for the typed layer's spawn: as dod_cmds_spawn with values, but the caller writes
+ * them: *payload receives where, row_bytes bytes (the archetype's components' sizes added up),
+ * the components packed in declared order, to be written before any other call on cb.
+ * Errors (cb unchanged): as dod_cmds_spawn, and DOD_E_INVALID (payload NULL; row_bytes not
+ * the archetype's). */
+DOD_API dod_status dod__cmds_spawn_row(dod_cmds *cb, uint32_t archetype, size_t row_bytes,
+                                       dod_entity *out, unsigned char **payload);
+
+/* Record a despawn of e (a real handle, or a provisional one of cb).
+ * Errors (cb unchanged): DOD_E_INVALID (cb NULL; e a provisional handle not of cb's spawns),
+ * DOD_E_NOT_FOUND (e null), DOD_E_OVERFLOW (2^32 - 1 commands), DOD_E_NOMEM. */
+DOD_API dod_status dod_cmds_despawn(dod_cmds *cb, dod_entity e);
+
+/* Record a move of e to `archetype` (as dod_world_move when applied).
+ * Errors (cb unchanged): as dod_cmds_despawn, and DOD_E_RANGE (archetype >= n_archetypes). */
+DOD_API dod_status dod_cmds_move(dod_cmds *cb, dod_entity e, uint32_t archetype);
+
+/* Record a write of `size` bytes from value (copied now) to e's component `component`.
+ * Errors (cb unchanged): as dod_cmds_despawn, and DOD_E_INVALID (value NULL; size not the
+ * component's; e provisional and its archetype lacking the component), DOD_E_RANGE (component
+ * >= the declaration's n_components). */
+DOD_API dod_status dod_cmds_set(dod_cmds *cb, dod_entity e, uint32_t component,
+                                const void *value, size_t size);
+
+/* Apply buffers[0 .. n_buffers - 1] to w in that order, each in recording order, and count
+ * what was done in *result (may be NULL). Spawns take real handles in that order, so the world
+ * afterwards depends only on the buffers' contents and order, never on which thread recorded
+ * what when. Each buffer is left as it was (its commands kept: clear it to reuse it; applying
+ * it again replays it) but for its provisional handles' real ones (dod_cmds_resolve).
+ * All or nothing: every block and entity-index slot the commands will need is reserved before
+ * anything changes (the peak row count of each archetype during the sequence, so a fixed
+ * archetype at capacity accepts "despawn 10, spawn 10" in one apply), and blocks the commands
+ * empty are freed at the end, so the world ends as the same direct calls would leave it
+ * (every handle, row and block; the capacities of the entity index and block lists may
+ * differ: they grow once, for the whole apply). Commands skipped as above are not errors.
+ * buffers is an array of buffers (a dod_cmds may be copied into it as a plain struct: then
+ * free one of the two, not both).
+ * Cost: O(commands + their payload) plus O(archetypes); allocates only what the world needs
+ * and, when the commands could overflow a fixed capacity or a memory cap, scratch for an exact
+ * count (O(commands), from the world's allocator, freed before returning).
+ * Invalidates what the same direct calls would: pointers to moved or removed rows, iterators.
+ * Errors (world and buffers unchanged, *result untouched): DOD_E_INVALID (w NULL; buffers
+ * NULL with n_buffers > 0; a buffer bound to another declaration), DOD_E_FULL (a fixed
+ * archetype or a memory cap would be crossed), DOD_E_OVERFLOW (2^32 - 1 entity slots),
+ * DOD_E_NOMEM. */
+DOD_API dod_status dod_world_apply(dod_world *w, dod_cmds *buffers, uint32_t n_buffers,
+                                   dod_apply_result *result);
+
+/* The real handle a provisional handle of cb got in cb's last apply, O(1); the null handle
+ * when e is another buffer's provisional handle, or cb's but cb was not applied since it was
+ * recorded (or cleared), or cb is NULL. A real handle (or the null one) is returned as it is. */
+DOD_API dod_entity dod_cmds_resolve(const dod_cmds *cb, dod_entity e);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DOD_WORLD_CMDS_H */
+/* ---- end of include/dod/world_cmds.h ---- */
+
+/* ---- include/dod/world_systems.h ---- */
+/* dod/world_systems.h: systems, and a schedule that runs them on a world in parallel with a
+ * byte-identical result for any number of threads (docs/world.md, "Systems and the schedule").
+ *
+ * A system is a function run over the rows a query matches, with a declared access: the
+ * components of `all` it writes (`writes`), the others of `all` it only reads, and the
+ * components it reads by lookup (`reads`, dod_world_get on other entities). It is called once
+ * per task: a range of rows of one block (the same shape as a dod_world_iter step), with a
+ * read-only world for lookups and, when it declared DOD_SYSTEM_COMMANDS, a command buffer for
+ * structural changes (spawn, despawn, move, set), applied after its phase.
+ *
+ * Phases. dod_schedule_create groups the systems, in their order, into phases: a system joins
+ * the current phase when it conflicts with none of its systems (a conflict: a component one
+ * writes and the other reads or writes, lookups included) and the phase is not closed; a
+ * system that records commands closes the phase it joins. A run then, phase by phase: cuts
+ * every system of the phase into tasks from the world as it is now, hands all of them to the
+ * executor at once (systems of a phase run at the same time, and so do the tasks of one
+ * system), waits, and applies the commands the phase recorded (dod_world_apply, in task
+ * order). The next phase sees the world those commands made.
+ *
+ * Tasks. Per matched archetype (in id order), per block holding rows (in order), the block's
+ * rows cut at multiples of task_rows from the block's start: a task never crosses a block, its
+ * bounds fall on 16-row boundaries (no two tasks write one 64-byte line of a 4-byte
+ * component), and a fixed archetype of a million rows, one block, is still many tasks. The
+ * executor runs jobs: consecutive tasks of one system batched up to task_rows rows (so the
+ * small blocks of a chunked archetype do not cost a dispatch each), and every task of a
+ * DOD_SYSTEM_SEQUENTIAL system as one job, in order. Tasks, jobs and their command buffers
+ * depend only on the world and the schedule, never on the executor or the thread count.
+ *
+ * Determinism. Within a phase no system writes what another reads, a task writes only its
+ * own rows, and lookups read only components nobody writes in the phase: every task computes
+ * the same values whichever thread runs it and whenever. Commands are recorded into one
+ * buffer per job, in row order, and applied in job order. So the same world, schedule and
+ * calls give a byte-identical world (rows, handles, blocks) on a NULL executor, on 1, 2 or N
+ * threads, and on an executor that runs the tasks in any order. A system breaks this (and
+ * races) if it writes through a pointer from dod_world_get, writes anything outside its rows
+ * and its buffer (a total, a framebuffer: declare it DOD_SYSTEM_SEQUENTIAL), or reads state
+ * another system of its phase writes outside the world.
+ *
+ * Memory. A schedule holds its systems (136 bytes each, queries included), its task list
+ * (24 bytes a task), its job list (16 bytes a job) and one command buffer per job of a system
+ * that records commands (a 112-byte dod_cmds and the records it grew to: 16 bytes a command
+ * plus its payload, dod/world_cmds.h). They grow geometrically to the largest frame seen and
+ * are reused: once a frame has run, running it again allocates nothing (the buffers keep
+ * their capacity; the world may still allocate blocks for what the commands spawn).
+ *
+ * Thread safety: a schedule is used by one thread at a time; dod_schedule_run needs exclusive
+ * access to the world (it runs the systems, then changes the world). */
+#ifndef DOD_WORLD_SYSTEMS_H
+#define DOD_WORLD_SYSTEMS_H
+
+#include <string.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* What a system is called with, once per task. */
+typedef struct dod_system_task {
+    dod_world_iter rows;    /* this task's rows: rows.n, rows.archetype, rows.entities,
+                               dod_world_field(&t->rows, c) / DOD_FIELD give its columns */
+    const dod_world *world; /* read-only, for lookups (dod_world_get: read, never write) */
+    dod_cmds *cmds;         /* this task's command buffer (shared, in order, by the tasks of
+                               one job); NULL unless the system declared DOD_SYSTEM_COMMANDS */
+    dod_status *status;     /* where the system reports a failure, such as a refused dod_cmds_*
+                               call: *t->status = st. The run then applies none of the phase's
+                               commands and returns the first status reported in task order */
+    void *ctx;              /* the system desc's ctx */
+    void (*typed_fn)(void); /* the system desc's typed_fn, passed through (the typed layer) */
+    uint32_t system;        /* the system's index in the schedule */
+    uint32_t task;          /* the task's index within the system this run, in block-and-row
+                               order */
+} dod_system_task;
+
+typedef void (*dod_system_fn)(const dod_system_task *t);
+
+/* Flags of a system. */
+#define DOD_SYSTEM_COMMANDS 1u   /* it records structural commands (t->cmds); closes its phase */
+#define DOD_SYSTEM_SEQUENTIAL 2u /* its tasks run in order on one thread (one job): for a system
+                                    that also writes state outside the world, a framebuffer or a
+                                    total; it still runs alongside the other systems of its phase */
+
+typedef struct dod_system_desc {
+    const char *name;                           /* for people and the error hook; not kept */
+    dod_system_fn fn;
+    void *ctx;
+    void (*typed_fn)(void);
+    const uint32_t *all;    uint32_t n_all;     /* the query: components it needs */
+    const uint32_t *none;   uint32_t n_none;    /* components it must not have */
+    const uint32_t *writes; uint32_t n_writes;  /* those of `all` it writes; the others it reads */
+    const uint32_t *reads;  uint32_t n_reads;   /* components it reads by lookup (dod_world_get)
+                                                   beyond `all`; none that it writes */
+    uint32_t flags;                             /* DOD_SYSTEM_COMMANDS, DOD_SYSTEM_SEQUENTIAL */
+} dod_system_desc;
+
+typedef struct dod_schedule_desc {
+    const dod_system_desc *systems; uint32_t n_systems; /* in order; copied */
+    uint32_t task_rows;          /* rows per task, a multiple of 16; 0 = DOD_SCHEDULE_TASK_ROWS */
+    const dod_allocator *alloc;  /* NULL = the default heap */
+} dod_schedule_desc;
+
+/* The default rows per task (measured: docs/world.md, "Systems and the schedule"). */
+#define DOD_SCHEDULE_TASK_ROWS 16384u
+
+typedef struct dod_schedule dod_schedule; /* opaque */
+
+/* Make a schedule of desc's systems for w (desc and its arrays are copied; names are not
+ * kept) and form its phases. Allocates the schedule (systems, phases); the task list and
+ * buffers come with the first run.
+ * Errors (*s untouched, nothing leaked):
+ *   DOD_E_INVALID  s, w or desc NULL; systems NULL with n_systems > 0; a system's fn NULL, or
+ *                  all / none / writes / reads NULL with a count > 0; a write not in `all`; a
+ *                  component in both `all` and `none`; a lookup (`reads`) of a component it
+ *                  writes; unknown flags; task_rows not a multiple of 16
+ *   DOD_E_RANGE    a component id >= the world's n_components
+ *   DOD_E_OVERFLOW the schedule's size does not fit size_t
+ *   DOD_E_NOMEM    an allocation failed */
+DOD_API dod_status dod_schedule_create(dod_schedule **s, const dod_world *w,
+                                       const dod_schedule_desc *desc);
+
+/* Run every system once, phase by phase (see the opening comment), on exec (NULL: the calling
+ * thread, tasks in order). result (may be NULL; untouched by a refusal) gets the sum over the
+ * run's applies that succeeded.
+ * Errors:
+ *   DOD_E_INVALID  s or w NULL; w is not the world the schedule was made for; exec with run
+ *                  NULL or n_threads 0. Nothing ran; the world is unchanged.
+ *   DOD_E_OVERFLOW a phase has more than UINT32_MAX - 1 tasks
+ *   DOD_E_NOMEM    growing the task list or the buffers failed, before the phase's systems
+ *                  ran: the phases before it have run and been applied
+ *   a status a system reported (t->status: a refused dod_cmds_* call, DOD_E_NOMEM when a
+ *                  buffer could not grow), the first in task order, or that of a failed
+ *                  dod_world_apply (DOD_E_FULL, DOD_E_NOMEM ...): the phase's systems have
+ *                  run (their writes stay), its commands are not applied (dod_world_apply is
+ *                  all or nothing) and are dropped: the schedule's buffers are empty when the
+ *                  run returns; later phases do not run.
+ * In every case the world is whole and the schedule may run again.
+ * Invalidates what the applied commands invalidate (pointers to moved and despawned rows,
+ * iterators). */
+DOD_API dod_status dod_schedule_run(dod_schedule *s, dod_world *w, const dod_executor *exec,
+                                    dod_apply_result *result);
+
+/* Return every byte of the schedule to its allocator. NULL: no-op. */
+DOD_API void dod_schedule_destroy(dod_schedule *s);
+
+/* The number of phases (0 for NULL or no systems). */
+DOD_API uint32_t dod_schedule_phase_count(const dod_schedule *s);
+
+/* The phase of system `system` (phases count from 0); UINT32_MAX for NULL or an index out of
+ * range. */
+DOD_API uint32_t dod_schedule_phase_of(const dod_schedule *s, uint32_t system);
+
+/* The typed system: DOD_SYSTEM(P, Q, LIST), after DOD_QUERY(P, Q, LIST) (dod/world_typed.h)
+ * with the same list, generates
+ *     dod_system_desc P_Q_system(void (*fn)(const P_Q_cols *c, const dod_system_task *t),
+ *                                void *ctx, uint32_t flags)
+ * a desc whose query and access are the list's (W written, R read, X excluded): fn gets each
+ * task's rows as typed columns (written ones `T *`, read ones `const T *`) and the task (for
+ * t->ctx, t->cmds, t->status). Add lookups to the desc's reads before creating the schedule.
+ *     #define MOVERS(W, R, X) W(position) R(velocity) X(frozen)
+ *     DOD_QUERY(game, movers, MOVERS)
+ *     DOD_SYSTEM(game, movers, MOVERS)
+ *     static void move(const game_movers_cols *c, const dod_system_task *t)
+ *     {
+ *         step(c->n, c->position, c->velocity, *(const float *)t->ctx);  (restrict params)
+ *     }
+ *     dod_system_desc d = game_movers_system(move, &dt, 0);
+ * fn travels in the desc's typed_fn and is called through P_Q_system_run, which fills the
+ * columns from the task's rows: one call and a few loads more than an untyped system. */
+#define DOD_SYSTEM(P, Q, LIST)                                                                 \
+    typedef void (*P##_##Q##_system_fn)(const P##_##Q##_cols *c, const dod_system_task *t);    \
+    DOD__GENERATED void P##_##Q##_system_run(const dod_system_task *t)                         \
+    {                                                                                          \
+        P##_##Q##_cols c;                                                                      \
+        if (P##_##Q##_cols_of(&t->rows, &c))                                                   \
+            ((P##_##Q##_system_fn)t->typed_fn)(&c, t);                                         \
+    }                                                                                          \
+    DOD__GENERATED dod_system_desc P##_##Q##_system(P##_##Q##_system_fn fn, void *ctx,         \
+                                                    uint32_t flags)                            \
+    {                                                                                          \
+        static const uint32_t all[] = { DOD__WQ_IDS(P, LIST, 4) UINT32_MAX };                  \
+        dod_system_desc d;                                                                     \
+        memset(&d, 0, sizeof d);                                                               \
+        d.name = #Q;                                                                           \
+        d.fn = P##_##Q##_system_run;                                                           \
+        d.ctx = ctx;                                                                           \
+        d.typed_fn = (void (*)(void))fn;                                                       \
+        d.all = all;                                                                           \
+        d.n_all = P##_##Q##_n_writes + P##_##Q##_n_reads;                                      \
+        d.none = P##_##Q##_excludes;                                                           \
+        d.n_none = P##_##Q##_n_excludes;                                                       \
+        d.writes = P##_##Q##_writes;                                                           \
+        d.n_writes = P##_##Q##_n_writes;                                                       \
+        d.flags = flags;                                                                       \
+        return d;                                                                              \
+    }
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DOD_WORLD_SYSTEMS_H */
+/* ---- end of include/dod/world_systems.h ---- */
+
+/* ---- include/dod/world_index.h ---- */
+/* dod/world_index.h: relation indexes built from the world's components (docs/world.md,
+ * "Relation indexes").
+ *
+ * "Regiments by location", "members by army", "entities by map cell": a dod_csr whose rows are
+ * the values of a uint32_t key held in a component field, built over the entities a query
+ * matches, on an executor, with a frame arena for scratch, as dod_csr_build_desc builds one
+ * from an array of keys.
+ *
+ * An item is an entity's SLOT: the low 32 bits of its dod_entity handle, its place in the
+ * world's entity index. From an item, in O(1): the live handle (dod_world_entity_at), any of
+ * its components (dod_world_get_at, typed P_get_at_<component>), through the slot, which holds
+ * the entity's generation, archetype and row. An item survives moves between archetypes and
+ * the swap-removes of other entities (a live entity keeps its slot); it is invalidated only
+ * when its entity is despawned (a later spawn may then take the slot). Rows list their items in
+ * the order the query walks the world: archetypes in id order, then blocks and rows in order.
+ *
+ * dod_world_gather copies chosen component fields into row order (as dod_csr_gather does for
+ * arrays), so a query over a row reads sequential streams instead of one entity at a time.
+ *
+ * Thread safety: both calls only read the world; any number of them may run while no thread
+ * changes it (spawn, despawn, move). */
+#ifndef DOD_WORLD_INDEX_H
+#define DOD_WORLD_INDEX_H
+
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct dod_world_index_desc { /* zero = default for every field but query */
+    const dod_query *query;  /* the entities to index; every archetype it matches must have
+                                `component` */
+    uint32_t component;      /* the component holding the key */
+    uint32_t key_offset;     /* byte offset of the uint32_t key inside the component: a
+                                multiple of 4, and key_offset + 4 <= the component's size */
+    uint32_t n_rows;         /* every key must be < n_rows */
+    const dod_executor *exec;         /* as dod_csr_desc: build in parallel on it */
+    dod_arena *scratch;               /* as dod_csr_desc: where the scratch comes from */
+    dod_csr_build_strategy strategy;  /* as dod_csr_desc */
+    uint32_t flags;                   /* DOD_CSR_BUILD_SORT_ROWS: each row's items ascending
+                                         (slot order) instead of the world's walk order */
+} dod_world_index_desc;
+
+/* Up to this many matched blocks, the build keeps its list of blocks on the stack. */
+#define DOD_WORLD_INDEX_STACK_RUNS 64u
+
+/* Build index from w: row r lists the items (slots) of the entities matched by desc->query
+ * whose key (the uint32_t at key_offset in their `component`, host byte order) is r, in the
+ * order the query walks the world (or ascending with DOD_CSR_BUILD_SORT_ROWS). Every strategy
+ * and thread count gives the same bytes. The index's item bound is 1 + its largest slot. A
+ * rebuild whose sizes fit what the index holds allocates nothing but, for a world of more than
+ * DOD_WORLD_INDEX_STACK_RUNS blocks matched, the list of blocks (24 bytes a block), which comes
+ * from desc->scratch when given, else from the index's allocator, and is freed before the call
+ * returns. Costs one read of each matched entity's key and id, the partitioned build's scratch
+ * as dod_csr_build_desc (docs/build.md) and nothing per archetype or block beyond a few loads.
+ *
+ * Errors, each leaving the index (and the arena) exactly as it was:
+ *   DOD_E_INVALID   index, w, desc or desc->query NULL; a query made for another world; a
+ *                   matched archetype without the component; key_offset not a multiple of 4
+ *                   or past the component's end; flags or strategy unknown; exec with run
+ *                   NULL or 0 threads
+ *   DOD_E_RANGE     component >= the world's component count; some key >= n_rows (n_rows 0
+ *                   with any entity matched)
+ *   DOD_E_OVERFLOW  n_rows == UINT32_MAX; more than 2^32 - 1 entities matched; byte counts
+ *                   that do not fit size_t
+ *   DOD_E_NOMEM     the allocator (or the scratch arena) failed
+ * Thread safety: reads w (any number of readers while no thread changes it); exclusive
+ * access to index and to the scratch arena. */
+DOD_API dod_status dod_world_index_build(dod_csr *index, const dod_world *w,
+                                         const dod_world_index_desc *desc);
+
+/* One column of dod_world_gather: dst receives index->n_items elements of `size` bytes packed
+ * back to back, element j a copy of the `size` bytes at `offset` in `component` of item j's
+ * entity (a field of the component, or the whole of it with offset 0 and its size). */
+typedef struct dod_world_gather_col {
+    void *dst;
+    uint32_t component;
+    uint32_t offset;
+    uint32_t size;
+} dod_world_gather_col;
+
+/* Copy n_cols component fields into row order: dst[j] = the field of entity index->items[j],
+ * for every j < n_items, through the item's slot in O(1); parallel on exec when given (NULL =
+ * the calling thread). index is typically built by dod_world_index_build, but any index whose
+ * items are slots of w will do. Every item is checked before anything is written.
+ * Errors (nothing written):
+ *   DOD_E_INVALID    index or w NULL; cols NULL with n_cols > 0; a column with dst NULL while
+ *                    n_items > 0, size 0, or offset + size past its component's size; exec
+ *                    with run NULL or 0 threads
+ *   DOD_E_RANGE      a column's component >= the world's component count; an item >= the
+ *                    slots the world has handed out (checked in O(1) on the index's item bound)
+ *   DOD_E_NOT_FOUND  an item whose entity is not alive (despawned since the build), or whose
+ *                    archetype lacks a column's component
+ *   DOD_E_OVERFLOW   n_items * size does not fit size_t
+ * Allocates nothing. Thread safety: reads index and w; any number may run at once while no
+ * thread changes them. */
+DOD_API dod_status dod_world_gather(const dod_csr *index, const dod_world *w,
+                                    const dod_world_gather_col *cols, uint32_t n_cols,
+                                    const dod_executor *exec);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DOD_WORLD_INDEX_H */
+/* ---- end of include/dod/world_index.h ---- */
+
 /* ---- include/dod/world_typed.h ---- */
 /* dod/world_typed.h: the typed layer of the world, the C form of the seed's templates.
- * Used through dod/world.h, which includes it; on its own it only defines macros (it does not
- * include dod/world.h, so the two headers never include each other).
+ * Used through dod/world.h, which includes it after the headers whose calls the generated
+ * functions make (world_core.h, world_cmds.h, world_index.h); on its own it only defines
+ * macros and includes only dod/base.h.
  *
  * A game declares its component types at global scope and lists them once:
  *     typedef struct position { float x, y; } position;
@@ -2552,510 +3057,25 @@ static inline void *dod__world_field_at(const dod_world_iter *it, uint32_t compo
 #endif /* DOD_WORLD_TYPED_H */
 /* ---- end of include/dod/world_typed.h ---- */
 
-/* ---- include/dod/world_cmds.h ---- */
-/* dod/world_cmds.h: command buffers for the world (see docs/world.md, "Command buffers").
+/* ---- include/dod/world.h ---- */
+/* dod/world.h: the world, a statically typed archetype ECS (docs/world.md); include this.
  *
- * A command buffer records structural changes (spawn, despawn, move, set a component) while
- * the world is being read or iterated, and dod_world_apply carries them out later, at a sync
- * point, in a deterministic order:
- *
- *     dod_cmds cb;                                  one per worker or per task
- *     dod_cmds_init(&cb, w, NULL);
- *     ... while iterating w, on any thread that owns cb:
- *     dod_cmds_despawn(&cb, dying);
- *     dod_entity wreck;
- *     dod_cmds_spawn(&cb, WRECK, NULL, &wreck);     wreck: a provisional handle
- *     dod_cmds_set(&cb, wreck, POSITION, &where, sizeof where);
- *     ... at the sync point, no reader left:
- *     dod_world_apply(w, &cb, 1, &result);          all or nothing
- *     dod_entity real = dod_cmds_resolve(&cb, wreck);
- *     dod_cmds_clear(&cb);                          reuse: the capacity stays
- *
- * What a buffer is bound to. dod_cmds_init binds a buffer to a world's declaration (its
- * components and archetypes, which never change after create): recording checks commands
- * against it and reads nothing else of the world, so the world must stay alive while the
- * buffer records. dod_world_apply accepts any world whose declaration is identical (the same
- * components, sizes and aligns, the same archetypes, capacities, block sizes and caps), the
- * bound world included, and reads nothing of the bound one.
- *
- * Provisional handles. A spawn returns a provisional handle: generation 0xFFFE (even, so it
- * never resolves in any world: dod_world_get, alive, despawn and move refuse it like a forged
- * handle), the buffer's 16-bit tag where a world's tag would be, and the spawn's ordinal in
- * the buffer as the index. Later commands of the same buffer may name it (set, move,
- * despawn); apply gives each spawn a real handle, in apply order, and those commands act on
- * it. After the apply, dod_cmds_resolve maps a provisional handle to the real one. Do not
- * store provisional handles in components: the world never sees them rewritten; resolve them
- * after the apply. Buffer tags come from a process-wide counter (like world tags), so two
- * buffers made 65536 apart share a tag: a provisional handle of one would then be taken as the
- * other's when its ordinal is in range.
- *
- * What is refused when it is recorded (the buffer unchanged, nothing allocated): an unknown
- * archetype or component (DOD_E_RANGE), a set whose size is not the component's, a NULL value,
- * a provisional handle that is not one of this buffer's spawns, a set on a provisional handle
- * whose archetype (its spawn's, after the moves recorded since) lacks the component
- * (DOD_E_INVALID), the null handle (DOD_E_NOT_FOUND, as dod_world_despawn). Real handles are
- * not checked against the world: recording reads nothing of it.
- *
- * What apply skips: a command whose entity is not alive when the command is reached (stale,
- * from another world, or despawned by an earlier command of the same apply) is skipped and
- * counted, not an error: two systems that both kill a unit in one frame are normal, and the
- * second despawn has nothing left to do. A set on an entity whose archetype lacks the
- * component when it is reached (a move recorded earlier took it away) is counted as missing.
- *
- * Thread safety: recording into different buffers on different threads at once is safe, and
- * safe while other threads read or iterate the world (recording reads only its declaration).
- * A buffer is used by one thread at a time. dod_world_apply needs exclusive access to the world
- * and to the buffers it applies.
- *
- * This header includes dod/world.h, which includes this header back at its end, after every
- * declaration used here: either include order works. */
-#ifndef DOD_WORLD_CMDS_H
-#define DOD_WORLD_CMDS_H
-
-
-#ifdef __cplusplus
-extern "C" {
-#endif
-
-/* A command buffer: a plain struct the caller owns (dod_cmds_init / dod_cmds_free). */
-typedef struct dod_cmds {
-    /* all fields private */
-    const dod_world *world;     /* the declaration recorded against (read while recording) */
-    uint64_t declaration;       /* its fingerprint, checked by apply */
-    uint32_t n_archetypes;      /* of the declaration, checked by apply with the fingerprint */
-    uint32_t n_components;
-    dod_allocator alloc;
-    unsigned char *records;     /* the byte stream of records, 8-byte aligned */
-    size_t n_bytes, bytes_cap;
-    dod_entity *spawned;        /* spawn ordinal -> the real handle its last apply gave */
-    unsigned char *spawn_arch;  /* spawn ordinal -> its archetype after the recorded moves */
-    uint32_t n_spawns, spawns_cap; /* spawned and spawn_arch are one allocation */
-    uint32_t n_commands;
-    uint32_t n_moves;           /* apply skips planning for a buffer of despawns and sets */
-    uint32_t tag_hi;            /* a provisional handle's high half: tag << 16 | 0xFFFE */
-    int applied;                /* spawned holds the last apply's handles, nothing since */
-} dod_cmds;
-
-/* What an apply did, per command. */
-typedef struct dod_apply_result {
-    uint32_t applied; /* commands carried out (a move to the archetype the entity is in too) */
-    uint32_t skipped; /* commands on an entity not alive when reached (stale, foreign,
-                         despawned earlier in this apply) */
-    uint32_t missing; /* sets on an entity whose archetype lacks the component when reached */
-} dod_apply_result;
-
-/* Bind cb to w's declaration and to an allocator for its memory (NULL = the heap; for arena
- * memory pass dod_arena_allocator(&arena), whose free does nothing), and take the buffer's tag
- * (an atomic add on a process-wide counter). Allocates nothing. w must stay alive while cb
- * records; apply may target any world of the same declaration.
- * Errors (cb untouched): DOD_E_INVALID (cb or w NULL).
- * Thread safety: initialising buffers on several threads at once is safe. */
-DOD_API dod_status dod_cmds_init(dod_cmds *cb, const dod_world *w, const dod_allocator *alloc);
-
-/* Return every byte cb holds to its allocator; cb stays bound and initialised, empty, its
- * provisional handles forgotten. NULL: no-op. */
-DOD_API void dod_cmds_free(dod_cmds *cb);
-
-/* Forget the commands and the provisional handles, keep the memory: recording the same
- * number of commands again allocates nothing. NULL: no-op. */
-DOD_API void dod_cmds_clear(dod_cmds *cb);
-
-/* Make room for n_commands more commands, any of them spawns, carrying payload_bytes more
- * component bytes in all (each spawn with values carries its archetype's row, each set its
- * component), so that recording them allocates nothing. Room is 16 bytes a command and up to 7
- * of padding (a record's payload is rounded up to 8 bytes), the payload, and 9 bytes a command
- * for the handles of the spawns among them.
- * Errors (cb unchanged): DOD_E_INVALID (cb NULL), DOD_E_OVERFLOW (the room does not fit
- * size_t, or more than 2^32 - 1 commands), DOD_E_NOMEM. */
-DOD_API dod_status dod_cmds_reserve(dod_cmds *cb, uint32_t n_commands, size_t payload_bytes);
-
-/* Commands recorded since the last clear (0 for NULL). */
-DOD_API uint32_t dod_cmds_count(const dod_cmds *cb);
-
-/* Record a spawn into `archetype`. values: NULL = every component zero; else one pointer per
- * component of the archetype, in its declared order, to the initial value (copied now, its
- * size the component's; a NULL entry = that component zero). out: the provisional handle (see
- * above), or NULL. Amortised O(columns); allocates only when the buffer is full (it doubles).
- * Errors (cb unchanged, *out untouched): DOD_E_INVALID (cb NULL), DOD_E_RANGE (archetype >=
- * the declaration's n_archetypes), DOD_E_OVERFLOW (2^32 - 1 commands or spawns, or a row of
- * 4 GiB), DOD_E_NOMEM. */
-DOD_API dod_status dod_cmds_spawn(dod_cmds *cb, uint32_t archetype, const void *const *values,
-                                  dod_entity *out);
-
-/* Private, for the typed layer's spawn: as dod_cmds_spawn with values, but the caller writes
- * them: *payload receives where, row_bytes bytes (the archetype's components' sizes added up),
- * the components packed in declared order, to be written before any other call on cb.
- * Errors (cb unchanged): as dod_cmds_spawn, and DOD_E_INVALID (payload NULL; row_bytes not
- * the archetype's). */
-DOD_API dod_status dod__cmds_spawn_row(dod_cmds *cb, uint32_t archetype, size_t row_bytes,
-                                       dod_entity *out, unsigned char **payload);
-
-/* Record a despawn of e (a real handle, or a provisional one of cb).
- * Errors (cb unchanged): DOD_E_INVALID (cb NULL; e a provisional handle not of cb's spawns),
- * DOD_E_NOT_FOUND (e null), DOD_E_OVERFLOW (2^32 - 1 commands), DOD_E_NOMEM. */
-DOD_API dod_status dod_cmds_despawn(dod_cmds *cb, dod_entity e);
-
-/* Record a move of e to `archetype` (as dod_world_move when applied).
- * Errors (cb unchanged): as dod_cmds_despawn, and DOD_E_RANGE (archetype >= n_archetypes). */
-DOD_API dod_status dod_cmds_move(dod_cmds *cb, dod_entity e, uint32_t archetype);
-
-/* Record a write of `size` bytes from value (copied now) to e's component `component`.
- * Errors (cb unchanged): as dod_cmds_despawn, and DOD_E_INVALID (value NULL; size not the
- * component's; e provisional and its archetype lacking the component), DOD_E_RANGE (component
- * >= the declaration's n_components). */
-DOD_API dod_status dod_cmds_set(dod_cmds *cb, dod_entity e, uint32_t component,
-                                const void *value, size_t size);
-
-/* Apply buffers[0 .. n_buffers - 1] to w in that order, each in recording order, and count
- * what was done in *result (may be NULL). Spawns take real handles in that order, so the world
- * afterwards depends only on the buffers' contents and order, never on which thread recorded
- * what when. Each buffer is left as it was (its commands kept: clear it to reuse it; applying
- * it again replays it) but for its provisional handles' real ones (dod_cmds_resolve).
- * All or nothing: every block and entity-index slot the commands will need is reserved before
- * anything changes (the peak row count of each archetype during the sequence, so a fixed
- * archetype at capacity accepts "despawn 10, spawn 10" in one apply), and blocks the commands
- * empty are freed at the end, so the world ends as the same direct calls would leave it
- * (every handle, row and block; the capacities of the entity index and block lists may
- * differ: they grow once, for the whole apply). Commands skipped as above are not errors.
- * buffers is an array of buffers (a dod_cmds may be copied into it as a plain struct: then
- * free one of the two, not both).
- * Cost: O(commands + their payload) plus O(archetypes); allocates only what the world needs
- * and, when the commands could overflow a fixed capacity or a memory cap, scratch for an exact
- * count (O(commands), from the world's allocator, freed before returning).
- * Invalidates what the same direct calls would: pointers to moved or removed rows, iterators.
- * Errors (world and buffers unchanged, *result untouched): DOD_E_INVALID (w NULL; buffers
- * NULL with n_buffers > 0; a buffer bound to another declaration), DOD_E_FULL (a fixed
- * archetype or a memory cap would be crossed), DOD_E_OVERFLOW (2^32 - 1 entity slots),
- * DOD_E_NOMEM. */
-DOD_API dod_status dod_world_apply(dod_world *w, dod_cmds *buffers, uint32_t n_buffers,
-                                   dod_apply_result *result);
-
-/* The real handle a provisional handle of cb got in cb's last apply, O(1); the null handle
- * when e is another buffer's provisional handle, or cb's but cb was not applied since it was
- * recorded (or cleared), or cb is NULL. A real handle (or the null one) is returned as it is. */
-DOD_API dod_entity dod_cmds_resolve(const dod_cmds *cb, dod_entity e);
-
-#ifdef __cplusplus
-}
-#endif
-
-#endif /* DOD_WORLD_CMDS_H */
-/* ---- end of include/dod/world_cmds.h ---- */
+ * The world's headers, each usable alone, in the order they build on each other:
+ *   dod/world_core.h     declaration, entities (spawn, despawn, move, add, remove), lookups,
+ *                        queries and iteration
+ *   dod/world_cmds.h     command buffers: structural changes recorded on any thread, applied
+ *                        at a sync point in a deterministic order, all or nothing
+ *   dod/world_systems.h  systems on a deterministic parallel schedule
+ *   dod/world_index.h    relation indexes (dod_csr) built from a component's key field
+ *   dod/world_typed.h    the typed layer: DOD_WORLD, DOD_QUERY (macros that generate typed
+ *                        functions calling the headers above)
+ * DOD_SYSTEM, the typed system, is in dod/world_systems.h. */
+#ifndef DOD_WORLD_H
+#define DOD_WORLD_H
 
 
 #endif /* DOD_WORLD_H */
 /* ---- end of include/dod/world.h ---- */
-
-/* ---- include/dod/world_systems.h ---- */
-/* dod/world_systems.h: systems, and a schedule that runs them on a world in parallel with a
- * byte-identical result for any number of threads (docs/world.md, "Systems and the schedule").
- *
- * A system is a function run over the rows a query matches, with a declared access: the
- * components of `all` it writes (`writes`), the others of `all` it only reads, and the
- * components it reads by lookup (`reads`, dod_world_get on other entities). It is called once
- * per task: a range of rows of one block (the same shape as a dod_world_iter step), with a
- * read-only world for lookups and, when it declared DOD_SYSTEM_COMMANDS, a command buffer for
- * structural changes (spawn, despawn, move, set), applied after its phase.
- *
- * Phases. dod_schedule_create groups the systems, in their order, into phases: a system joins
- * the current phase when it conflicts with none of its systems (a conflict: a component one
- * writes and the other reads or writes, lookups included) and the phase is not closed; a
- * system that records commands closes the phase it joins. A run then, phase by phase: cuts
- * every system of the phase into tasks from the world as it is now, hands all of them to the
- * executor at once (systems of a phase run at the same time, and so do the tasks of one
- * system), waits, and applies the commands the phase recorded (dod_world_apply, in task
- * order). The next phase sees the world those commands made.
- *
- * Tasks. Per matched archetype (in id order), per block holding rows (in order), the block's
- * rows cut at multiples of task_rows from the block's start: a task never crosses a block, its
- * bounds fall on 16-row boundaries (no two tasks write one 64-byte line of a 4-byte
- * component), and a fixed archetype of a million rows, one block, is still many tasks. The
- * executor runs jobs: consecutive tasks of one system batched up to task_rows rows (so the
- * small blocks of a chunked archetype do not cost a dispatch each), and every task of a
- * DOD_SYSTEM_SEQUENTIAL system as one job, in order. Tasks, jobs and their command buffers
- * depend only on the world and the schedule, never on the executor or the thread count.
- *
- * Determinism. Within a phase no system writes what another reads, a task writes only its
- * own rows, and lookups read only components nobody writes in the phase: every task computes
- * the same values whichever thread runs it and whenever. Commands are recorded into one
- * buffer per job, in row order, and applied in job order. So the same world, schedule and
- * calls give a byte-identical world (rows, handles, blocks) on a NULL executor, on 1, 2 or N
- * threads, and on an executor that runs the tasks in any order. A system breaks this (and
- * races) if it writes through a pointer from dod_world_get, writes anything outside its rows
- * and its buffer (a total, a framebuffer: declare it DOD_SYSTEM_SEQUENTIAL), or reads state
- * another system of its phase writes outside the world.
- *
- * Memory. A schedule holds its systems (136 bytes each, queries included), its task list
- * (24 bytes a task), its job list (16 bytes a job) and one command buffer per job of a system
- * that records commands (a 112-byte dod_cmds and the records it grew to: 16 bytes a command
- * plus its payload, dod/world_cmds.h). They grow geometrically to the largest frame seen and
- * are reused: once a frame has run, running it again allocates nothing (the buffers keep
- * their capacity; the world may still allocate blocks for what the commands spawn).
- *
- * Thread safety: a schedule is used by one thread at a time; dod_schedule_run needs exclusive
- * access to the world (it runs the systems, then changes the world). */
-#ifndef DOD_WORLD_SYSTEMS_H
-#define DOD_WORLD_SYSTEMS_H
-
-#include <string.h>
-
-#ifdef __cplusplus
-extern "C" {
-#endif
-
-/* What a system is called with, once per task. */
-typedef struct dod_system_task {
-    dod_world_iter rows;    /* this task's rows: rows.n, rows.archetype, rows.entities,
-                               dod_world_field(&t->rows, c) / DOD_FIELD give its columns */
-    const dod_world *world; /* read-only, for lookups (dod_world_get: read, never write) */
-    dod_cmds *cmds;         /* this task's command buffer (shared, in order, by the tasks of
-                               one job); NULL unless the system declared DOD_SYSTEM_COMMANDS */
-    dod_status *status;     /* where the system reports a failure, such as a refused dod_cmds_*
-                               call: *t->status = st. The run then applies none of the phase's
-                               commands and returns the first status reported in task order */
-    void *ctx;              /* the system desc's ctx */
-    void (*typed_fn)(void); /* the system desc's typed_fn, passed through (the typed layer) */
-    uint32_t system;        /* the system's index in the schedule */
-    uint32_t task;          /* the task's index within the system this run, in block-and-row
-                               order */
-} dod_system_task;
-
-typedef void (*dod_system_fn)(const dod_system_task *t);
-
-/* Flags of a system. */
-#define DOD_SYSTEM_COMMANDS 1u   /* it records structural commands (t->cmds); closes its phase */
-#define DOD_SYSTEM_SEQUENTIAL 2u /* its tasks run in order on one thread (one job): for a system
-                                    that also writes state outside the world, a framebuffer or a
-                                    total; it still runs alongside the other systems of its phase */
-
-typedef struct dod_system_desc {
-    const char *name;                           /* for people and the error hook; not kept */
-    dod_system_fn fn;
-    void *ctx;
-    void (*typed_fn)(void);
-    const uint32_t *all;    uint32_t n_all;     /* the query: components it needs */
-    const uint32_t *none;   uint32_t n_none;    /* components it must not have */
-    const uint32_t *writes; uint32_t n_writes;  /* those of `all` it writes; the others it reads */
-    const uint32_t *reads;  uint32_t n_reads;   /* components it reads by lookup (dod_world_get)
-                                                   beyond `all`; none that it writes */
-    uint32_t flags;                             /* DOD_SYSTEM_COMMANDS, DOD_SYSTEM_SEQUENTIAL */
-} dod_system_desc;
-
-typedef struct dod_schedule_desc {
-    const dod_system_desc *systems; uint32_t n_systems; /* in order; copied */
-    uint32_t task_rows;          /* rows per task, a multiple of 16; 0 = DOD_SCHEDULE_TASK_ROWS */
-    const dod_allocator *alloc;  /* NULL = the default heap */
-} dod_schedule_desc;
-
-/* The default rows per task (measured: docs/world.md, "Systems and the schedule"). */
-#define DOD_SCHEDULE_TASK_ROWS 16384u
-
-typedef struct dod_schedule dod_schedule; /* opaque */
-
-/* Make a schedule of desc's systems for w (desc and its arrays are copied; names are not
- * kept) and form its phases. Allocates the schedule (systems, phases); the task list and
- * buffers come with the first run.
- * Errors (*s untouched, nothing leaked):
- *   DOD_E_INVALID  s, w or desc NULL; systems NULL with n_systems > 0; a system's fn NULL, or
- *                  all / none / writes / reads NULL with a count > 0; a write not in `all`; a
- *                  component in both `all` and `none`; a lookup (`reads`) of a component it
- *                  writes; unknown flags; task_rows not a multiple of 16
- *   DOD_E_RANGE    a component id >= the world's n_components
- *   DOD_E_OVERFLOW the schedule's size does not fit size_t
- *   DOD_E_NOMEM    an allocation failed */
-DOD_API dod_status dod_schedule_create(dod_schedule **s, const dod_world *w,
-                                       const dod_schedule_desc *desc);
-
-/* Run every system once, phase by phase (see the opening comment), on exec (NULL: the calling
- * thread, tasks in order). result (may be NULL; untouched by a refusal) gets the sum over the
- * run's applies that succeeded.
- * Errors:
- *   DOD_E_INVALID  s or w NULL; w is not the world the schedule was made for; exec with run
- *                  NULL or n_threads 0. Nothing ran; the world is unchanged.
- *   DOD_E_OVERFLOW a phase has more than UINT32_MAX - 1 tasks
- *   DOD_E_NOMEM    growing the task list or the buffers failed, before the phase's systems
- *                  ran: the phases before it have run and been applied
- *   a status a system reported (t->status: a refused dod_cmds_* call, DOD_E_NOMEM when a
- *                  buffer could not grow), the first in task order, or that of a failed
- *                  dod_world_apply (DOD_E_FULL, DOD_E_NOMEM ...): the phase's systems have
- *                  run (their writes stay), its commands are not applied (dod_world_apply is
- *                  all or nothing) and are dropped: the schedule's buffers are empty when the
- *                  run returns; later phases do not run.
- * In every case the world is whole and the schedule may run again.
- * Invalidates what the applied commands invalidate (pointers to moved and despawned rows,
- * iterators). */
-DOD_API dod_status dod_schedule_run(dod_schedule *s, dod_world *w, const dod_executor *exec,
-                                    dod_apply_result *result);
-
-/* Return every byte of the schedule to its allocator. NULL: no-op. */
-DOD_API void dod_schedule_destroy(dod_schedule *s);
-
-/* The number of phases (0 for NULL or no systems). */
-DOD_API uint32_t dod_schedule_phase_count(const dod_schedule *s);
-
-/* The phase of system `system` (phases count from 0); UINT32_MAX for NULL or an index out of
- * range. */
-DOD_API uint32_t dod_schedule_phase_of(const dod_schedule *s, uint32_t system);
-
-/* The typed system: DOD_SYSTEM(P, Q, LIST), after DOD_QUERY(P, Q, LIST) (dod/world_typed.h)
- * with the same list, generates
- *     dod_system_desc P_Q_system(void (*fn)(const P_Q_cols *c, const dod_system_task *t),
- *                                void *ctx, uint32_t flags)
- * a desc whose query and access are the list's (W written, R read, X excluded): fn gets each
- * task's rows as typed columns (written ones `T *`, read ones `const T *`) and the task (for
- * t->ctx, t->cmds, t->status). Add lookups to the desc's reads before creating the schedule.
- *     #define MOVERS(W, R, X) W(position) R(velocity) X(frozen)
- *     DOD_QUERY(game, movers, MOVERS)
- *     DOD_SYSTEM(game, movers, MOVERS)
- *     static void move(const game_movers_cols *c, const dod_system_task *t)
- *     {
- *         step(c->n, c->position, c->velocity, *(const float *)t->ctx);  (restrict params)
- *     }
- *     dod_system_desc d = game_movers_system(move, &dt, 0);
- * fn travels in the desc's typed_fn and is called through P_Q_system_run, which fills the
- * columns from the task's rows: one call and a few loads more than an untyped system. */
-#define DOD_SYSTEM(P, Q, LIST)                                                                 \
-    typedef void (*P##_##Q##_system_fn)(const P##_##Q##_cols *c, const dod_system_task *t);    \
-    DOD__GENERATED void P##_##Q##_system_run(const dod_system_task *t)                         \
-    {                                                                                          \
-        P##_##Q##_cols c;                                                                      \
-        if (P##_##Q##_cols_of(&t->rows, &c))                                                   \
-            ((P##_##Q##_system_fn)t->typed_fn)(&c, t);                                         \
-    }                                                                                          \
-    DOD__GENERATED dod_system_desc P##_##Q##_system(P##_##Q##_system_fn fn, void *ctx,         \
-                                                    uint32_t flags)                            \
-    {                                                                                          \
-        static const uint32_t all[] = { DOD__WQ_IDS(P, LIST, 4) UINT32_MAX };                  \
-        dod_system_desc d;                                                                     \
-        memset(&d, 0, sizeof d);                                                               \
-        d.name = #Q;                                                                           \
-        d.fn = P##_##Q##_system_run;                                                           \
-        d.ctx = ctx;                                                                           \
-        d.typed_fn = (void (*)(void))fn;                                                       \
-        d.all = all;                                                                           \
-        d.n_all = P##_##Q##_n_writes + P##_##Q##_n_reads;                                      \
-        d.none = P##_##Q##_excludes;                                                           \
-        d.n_none = P##_##Q##_n_excludes;                                                       \
-        d.writes = P##_##Q##_writes;                                                           \
-        d.n_writes = P##_##Q##_n_writes;                                                       \
-        d.flags = flags;                                                                       \
-        return d;                                                                              \
-    }
-
-#ifdef __cplusplus
-}
-#endif
-
-#endif /* DOD_WORLD_SYSTEMS_H */
-/* ---- end of include/dod/world_systems.h ---- */
-
-/* ---- include/dod/world_index.h ---- */
-/* dod/world_index.h: relation indexes built from the world's components (docs/world.md,
- * "Relation indexes").
- *
- * "Regiments by location", "members by army", "entities by map cell": a dod_csr whose rows are
- * the values of a uint32_t key held in a component field, built over the entities a query
- * matches, on an executor, with a frame arena for scratch, as dod_csr_build_desc builds one
- * from an array of keys.
- *
- * An item is an entity's SLOT: the low 32 bits of its dod_entity handle, its place in the
- * world's entity index. From an item, in O(1): the live handle (dod_world_entity_at), any of
- * its components (dod_world_get_at, typed P_get_at_<component>), through the slot, which holds
- * the entity's generation, archetype and row. An item survives moves between archetypes and
- * the swap-removes of other entities (a live entity keeps its slot); it is invalidated only
- * when its entity is despawned (a later spawn may then take the slot). Rows list their items in
- * the order the query walks the world: archetypes in id order, then blocks and rows in order.
- *
- * dod_world_gather copies chosen component fields into row order (as dod_csr_gather does for
- * arrays), so a query over a row reads sequential streams instead of one entity at a time.
- *
- * Thread safety: both calls only read the world; any number of them may run while no thread
- * changes it (spawn, despawn, move). */
-#ifndef DOD_WORLD_INDEX_H
-#define DOD_WORLD_INDEX_H
-
-
-#ifdef __cplusplus
-extern "C" {
-#endif
-
-typedef struct dod_world_index_desc { /* zero = default for every field but query */
-    const dod_query *query;  /* the entities to index; every archetype it matches must have
-                                `component` */
-    uint32_t component;      /* the component holding the key */
-    uint32_t key_offset;     /* byte offset of the uint32_t key inside the component: a
-                                multiple of 4, and key_offset + 4 <= the component's size */
-    uint32_t n_rows;         /* every key must be < n_rows */
-    const dod_executor *exec;         /* as dod_csr_desc: build in parallel on it */
-    dod_arena *scratch;               /* as dod_csr_desc: where the scratch comes from */
-    dod_csr_build_strategy strategy;  /* as dod_csr_desc */
-    uint32_t flags;                   /* DOD_CSR_BUILD_SORT_ROWS: each row's items ascending
-                                         (slot order) instead of the world's walk order */
-} dod_world_index_desc;
-
-/* Up to this many matched blocks, the build keeps its list of blocks on the stack. */
-#define DOD_WORLD_INDEX_STACK_RUNS 64u
-
-/* Build index from w: row r lists the items (slots) of the entities matched by desc->query
- * whose key (the uint32_t at key_offset in their `component`, host byte order) is r, in the
- * order the query walks the world (or ascending with DOD_CSR_BUILD_SORT_ROWS). Every strategy
- * and thread count gives the same bytes. The index's item bound is 1 + its largest slot. A
- * rebuild whose sizes fit what the index holds allocates nothing but, for a world of more than
- * DOD_WORLD_INDEX_STACK_RUNS blocks matched, the list of blocks (24 bytes a block), which comes
- * from desc->scratch when given, else from the index's allocator, and is freed before the call
- * returns. Costs one read of each matched entity's key and id, the partitioned build's scratch
- * as dod_csr_build_desc (docs/build.md) and nothing per archetype or block beyond a few loads.
- *
- * Errors, each leaving the index (and the arena) exactly as it was:
- *   DOD_E_INVALID   index, w, desc or desc->query NULL; a query made for another world; a
- *                   matched archetype without the component; key_offset not a multiple of 4
- *                   or past the component's end; flags or strategy unknown; exec with run
- *                   NULL or 0 threads
- *   DOD_E_RANGE     component >= the world's component count; some key >= n_rows (n_rows 0
- *                   with any entity matched)
- *   DOD_E_OVERFLOW  n_rows == UINT32_MAX; more than 2^32 - 1 entities matched; byte counts
- *                   that do not fit size_t
- *   DOD_E_NOMEM     the allocator (or the scratch arena) failed
- * Thread safety: reads w (any number of readers while no thread changes it); exclusive
- * access to index and to the scratch arena. */
-DOD_API dod_status dod_world_index_build(dod_csr *index, const dod_world *w,
-                                         const dod_world_index_desc *desc);
-
-/* One column of dod_world_gather: dst receives index->n_items elements of `size` bytes packed
- * back to back, element j a copy of the `size` bytes at `offset` in `component` of item j's
- * entity (a field of the component, or the whole of it with offset 0 and its size). */
-typedef struct dod_world_gather_col {
-    void *dst;
-    uint32_t component;
-    uint32_t offset;
-    uint32_t size;
-} dod_world_gather_col;
-
-/* Copy n_cols component fields into row order: dst[j] = the field of entity index->items[j],
- * for every j < n_items, through the item's slot in O(1); parallel on exec when given (NULL =
- * the calling thread). index is typically built by dod_world_index_build, but any index whose
- * items are slots of w will do. Every item is checked before anything is written.
- * Errors (nothing written):
- *   DOD_E_INVALID    index or w NULL; cols NULL with n_cols > 0; a column with dst NULL while
- *                    n_items > 0, size 0, or offset + size past its component's size; exec
- *                    with run NULL or 0 threads
- *   DOD_E_RANGE      a column's component >= the world's component count; an item >= the
- *                    slots the world has handed out (checked in O(1) on the index's item bound)
- *   DOD_E_NOT_FOUND  an item whose entity is not alive (despawned since the build), or whose
- *                    archetype lacks a column's component
- *   DOD_E_OVERFLOW   n_items * size does not fit size_t
- * Allocates nothing. Thread safety: reads index and w; any number may run at once while no
- * thread changes them. */
-DOD_API dod_status dod_world_gather(const dod_csr *index, const dod_world *w,
-                                    const dod_world_gather_col *cols, uint32_t n_cols,
-                                    const dod_executor *exec);
-
-#ifdef __cplusplus
-}
-#endif
-
-#endif /* DOD_WORLD_INDEX_H */
-/* ---- end of include/dod/world_index.h ---- */
 
 
 #endif /* DOD_H */

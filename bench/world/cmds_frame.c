@@ -9,7 +9,7 @@
  * One archetype {Position, Velocity}, fixed at N rows. Both do the same changes in the same
  * order, so after the frames the worlds must hold the same bytes. ns per entity of the world. */
 #include <string.h>
-#include <dod/world_systems.h>
+#include <dod/world.h>
 #include "world_bench.h"
 
 #define CF_COMPONENTS(C) C(position) C(velocity)

@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <dod/world.h>
-#include <dod/world_systems.h>
 #include "bench.h"
 #include "ecs_systems.h"
 

@@ -22,7 +22,7 @@
  * totals. Targets: index world / plain <= 1.2 (1 and 2 threads), query_random <= 1.3. */
 #include <stdlib.h>
 #include <string.h>
-#include <dod/world_index.h>
+#include <dod/world.h>
 #include "regiments.h"
 #include "world_bench.h"
 

@@ -17,10 +17,11 @@
 #include <dod/frame.h>
 #include <dod/graph.h>
 #include <dod/reduce.h>
-#include <dod/world.h>
-#include <dod/world_typed.h>
+#include <dod/world_core.h>
 #include <dod/world_cmds.h>
 #include <dod/world_systems.h>
 #include <dod/world_index.h>
+#include <dod/world_typed.h>
+#include <dod/world.h>
 
 #endif /* DOD_H */

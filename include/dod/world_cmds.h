@@ -50,14 +50,11 @@
  * Thread safety: recording into different buffers on different threads at once is safe, and
  * safe while other threads read or iterate the world (recording reads only its declaration).
  * A buffer is used by one thread at a time. dod_world_apply needs exclusive access to the world
- * and to the buffers it applies.
- *
- * This header includes dod/world.h, which includes this header back at its end, after every
- * declaration used here: either include order works. */
+ * and to the buffers it applies. */
 #ifndef DOD_WORLD_CMDS_H
 #define DOD_WORLD_CMDS_H
 
-#include <dod/world.h>
+#include <dod/world_core.h>
 
 #ifdef __cplusplus
 extern "C" {

@@ -23,7 +23,7 @@
 #define DOD_WORLD_INDEX_H
 
 #include <dod/csr_build.h>
-#include <dod/world.h>
+#include <dod/world_core.h>
 
 #ifdef __cplusplus
 extern "C" {

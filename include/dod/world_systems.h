@@ -49,7 +49,7 @@
 #define DOD_WORLD_SYSTEMS_H
 
 #include <dod/exec.h>
-#include <dod/world.h>
+#include <dod/world_core.h>
 #include <dod/world_cmds.h>
 #include <string.h>
 

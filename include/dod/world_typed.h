@@ -1,6 +1,7 @@
 /* dod/world_typed.h: the typed layer of the world, the C form of the seed's templates.
- * Used through dod/world.h, which includes it; on its own it only defines macros (it does not
- * include dod/world.h, so the two headers never include each other).
+ * Used through dod/world.h, which includes it after the headers whose calls the generated
+ * functions make (world_core.h, world_cmds.h, world_index.h); on its own it only defines
+ * macros and includes only dod/base.h.
  *
  * A game declares its component types at global scope and lists them once:
  *     typedef struct position { float x, y; } position;
