@@ -27,9 +27,9 @@
  * OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS IN THE
  * SOFTWARE.
  */
-/* ---- src/arena.c ---- */
+/* ---- src/common/arena.c ---- */
 /* The frame arena: a chain of blocks, each a header followed by its bytes. */
-/* ---- src/internal.h ---- */
+/* ---- src/common/internal.h ---- */
 /* Helpers shared by the library's own .c files; not installed. */
 #ifndef DOD_INTERNAL_H
 #define DOD_INTERNAL_H
@@ -180,7 +180,7 @@ static inline uint32_t dod__load_u32(const void *p)
 }
 
 #endif /* DOD_INTERNAL_H */
-/* ---- end of src/internal.h ---- */
+/* ---- end of src/common/internal.h ---- */
 
 
 struct dod_arena_block {
@@ -368,9 +368,9 @@ dod_allocator dod_arena_allocator(dod_arena *arena)
 }
 #undef HEADER_SIZE
 #undef MAX_ALIGN
-/* ---- end of src/arena.c ---- */
+/* ---- end of src/common/arena.c ---- */
 
-/* ---- src/base.c ---- */
+/* ---- src/common/base.c ---- */
 /* Status names, the error hook and the default heap allocator. */
 #if !defined(_WIN32) && !defined(_POSIX_C_SOURCE)
 #  define _POSIX_C_SOURCE 200112L /* posix_memalign */
@@ -455,11 +455,11 @@ dod_allocator dod_heap_allocator(void)
     dod_allocator a = { heap_alloc, heap_free, NULL };
     return a;
 }
-/* ---- end of src/base.c ---- */
+/* ---- end of src/common/base.c ---- */
 
-/* ---- src/crc32c.c ---- */
+/* ---- src/common/crc32c.c ---- */
 /* CRC-32C: slicing-by-8 tables everywhere, the SSE4.2 instruction where the CPU has it. */
-/* ---- src/crc32c.h ---- */
+/* ---- src/common/crc32c.h ---- */
 /* CRC-32C (Castagnoli), the checksum of saved indexes; not installed.
  *
  * crc = dod__crc32c(0, p, n) checksums n bytes; chaining dod__crc32c(crc, q, m) continues it, so
@@ -481,9 +481,9 @@ uint32_t dod__crc32c_portable(uint32_t crc, const void *data, size_t n);
 int dod__crc32c_hardware(void);
 
 #endif /* DOD_CRC32C_H */
-/* ---- end of src/crc32c.h ---- */
+/* ---- end of src/common/crc32c.h ---- */
 
-/* ---- src/crc32c_table.h ---- */
+/* ---- src/common/crc32c_table.h ---- */
 /* CRC-32C (Castagnoli, reflected polynomial 0x82F63B78) slicing-by-8 tables; not installed.
  * Generated: t[0][i] is the byte-wise CRC of i, t[k][i] = (t[k-1][i] >> 8) ^ t[0][t[k-1][i] & 0xFF].
  * tests/test_crc32c.c recomputes every entry from that definition. */
@@ -856,7 +856,7 @@ static const uint32_t dod__crc32c_table[8][256] = {
 };
 
 #endif /* DOD_CRC32C_TABLE_H */
-/* ---- end of src/crc32c_table.h ---- */
+/* ---- end of src/common/crc32c_table.h ---- */
 
 #include <string.h>
 
@@ -965,11 +965,11 @@ uint32_t dod__crc32c(uint32_t crc, const void *data, size_t n)
 #undef DOD_CRC32C_X86
 #undef STREAM
 #undef X_STREAM
-/* ---- end of src/crc32c.c ---- */
+/* ---- end of src/common/crc32c.c ---- */
 
-/* ---- src/csr.c ---- */
+/* ---- src/csr/csr.c ---- */
 /* The index's lifecycle: storage, copy, reserve, shrink, comparison and checks. */
-/* ---- src/csr_storage.h ---- */
+/* ---- src/csr/csr_storage.h ---- */
 /* The index's storage plumbing, shared by csr.c, csr_io.c and csr_build.c; not installed.
  *
  * An index holds two blocks: the row block (two offsets arrays of row_cap + 1 entries, each
@@ -1011,7 +1011,7 @@ void dod__csr_discard(const dod_csr *csr, dod__csr_blocks *fresh);
 void dod__csr_commit(dod_csr *csr, dod__csr_blocks *fresh, uint32_t n_rows, uint32_t n_items);
 
 #endif /* DOD_CSR_STORAGE_H */
-/* ---- end of src/csr_storage.h ---- */
+/* ---- end of src/csr/csr_storage.h ---- */
 
 
 /* Entries in one half of the row block: row_cap + 1 rounded up to a cache line. */
@@ -1329,9 +1329,9 @@ size_t dod_csr_bytes(const dod_csr *csr)
         item_block_bytes(csr->item_cap, csr->scratch_bytes, &items);
     return rows + items;
 }
-/* ---- end of src/csr.c ---- */
+/* ---- end of src/csr/csr.c ---- */
 
-/* ---- src/csr_arrow.c ---- */
+/* ---- src/csr/csr_arrow.c ---- */
 /* Arrow C Data Interface export of an index: List<UInt32>, zero copy. */
 
 /* What a release callback frees: each exported structure owns its block, so a consumer may move
@@ -1468,19 +1468,19 @@ dod_status dod_csr_export_arrow(const dod_csr *csr, struct ArrowSchema *schema,
     array->private_data = ap;
     return DOD_OK;
 }
-/* ---- end of src/csr_arrow.c ---- */
+/* ---- end of src/csr/csr_arrow.c ---- */
 
-/* ---- src/csr_build.c ---- */
+/* ---- src/csr/csr_build.c ---- */
 /* Building the index: validation, the adaptive choice of strategy, the plain scatter (the
  * seed's hack 3: count, prefix sum, scatter) and the commit. The partitioned and parallel
  * strategies live in csr_partition.c and csr_parallel.c; see docs/build.md. */
-/* ---- src/csr_job.h ---- */
+/* ---- src/csr/csr_job.h ---- */
 /* The index build's machinery, shared by csr_build.c and the strategies it runs
  * (csr_partition.c, csr_parallel.c, csr_rowsort.c); not installed. See docs/build.md. */
 #ifndef DOD_CSR_JOB_H
 #define DOD_CSR_JOB_H
 
-/* ---- src/exec_dispatch.h ---- */
+/* ---- src/common/exec_dispatch.h ---- */
 /* How every module runs work on a dod_executor: one validation rule, one way to count and
  * split tasks, one dispatch. Not installed. (The pool's own seam is exec_internal.h; this
  * header stays free of any thread API, so every module may include it.) */
@@ -1528,7 +1528,7 @@ static inline void dod__exec_run(const dod_executor *exec, uint32_t n,
 }
 
 #endif /* DOD_EXEC_DISPATCH_H */
-/* ---- end of src/exec_dispatch.h ---- */
+/* ---- end of src/common/exec_dispatch.h ---- */
 
 
 /* At most this many item blocks per build (more threads than that just share them). */
@@ -1681,7 +1681,7 @@ void dod__csr_sort_rows(uint32_t *offsets, uint32_t *items, uint32_t n_rows, uin
                         const dod_executor *exec);
 
 #endif /* DOD_CSR_JOB_H */
-/* ---- end of src/csr_job.h ---- */
+/* ---- end of src/csr/csr_job.h ---- */
 
 
 /* The adaptive rule's thresholds, measured on the benchmark machine (docs/build.md): the plain
@@ -1972,11 +1972,11 @@ dod_status dod_csr_build(dod_csr *csr, uint32_t n_rows, const void *keys, size_t
 #undef FAR_MAX_IN_L2
 #undef PARALLEL_MIN_ITEMS
 #undef DESC_CALL
-/* ---- end of src/csr_build.c ---- */
+/* ---- end of src/csr/csr_build.c ---- */
 
-/* ---- src/csr_format.c ---- */
+/* ---- src/csr/csr_format.c ---- */
 /* The saved-index format: layout, header and trailer fields, and the checks a load runs. */
-/* ---- src/csr_format.h ---- */
+/* ---- src/csr/csr_format.h ---- */
 /* The saved-index format (docs/format.md), shared by the loader, the saver and the views;
  * not installed.
  *
@@ -2096,7 +2096,7 @@ static inline void dod__put_le64(unsigned char *p, uint64_t v)
 }
 
 #endif /* DOD_CSR_FORMAT_H */
-/* ---- end of src/csr_format.h ---- */
+/* ---- end of src/csr/csr_format.h ---- */
 
 
 static const unsigned char header_magic[8] = { 0x89, 'D', 'O', 'D', 'C', 'S', 'R', '\n' };
@@ -2363,9 +2363,9 @@ dod_status dod__csr_validate_image(const unsigned char *buf, size_t size, dod__c
     return dod__csr_scan_finish(&s, l->n_items, *item_bound);
 }
 #undef FORCED_SWAP
-/* ---- end of src/csr_format.c ---- */
+/* ---- end of src/csr/csr_format.c ---- */
 
-/* ---- src/csr_gather.c ---- */
+/* ---- src/csr/csr_gather.c ---- */
 /* The gather: copy payload columns into row order (dst[j] = src[items[j]]) so a query reads
  * each row's fields as a sequential stream instead of jumping through memory per item. The
  * columns of one source element usually share a cache line, so it should be fetched once. */
@@ -2519,9 +2519,9 @@ dod_status dod_csr_gather(const dod_csr *csr, const dod_csr_column *cols, uint32
 #undef TASKS_PER_THREAD
 #undef MAX_TASKS
 #undef CHUNK_ITEMS
-/* ---- end of src/csr_gather.c ---- */
+/* ---- end of src/csr/csr_gather.c ---- */
 
-/* ---- src/csr_io.c ---- */
+/* ---- src/csr/csr_io.c ---- */
 /* Saving and loading an index: one writer and one reader loop over a FILE* or memory, so both
  * produce and accept the same bytes. */
 
@@ -2837,9 +2837,9 @@ dod_status dod_csr_load(dod_csr *csr, FILE *f)
     DOD__REFUSE_IF(l.file_bytes > SIZE_MAX, DOD_E_OVERFLOW); /* real, but too big for this host */
     return left < 0 ? load_staged(csr, f, header, &l) : load_direct(csr, f, header, &l);
 }
-/* ---- end of src/csr_io.c ---- */
+/* ---- end of src/csr/csr_io.c ---- */
 
-/* ---- src/csr_parallel.c ---- */
+/* ---- src/csr/csr_parallel.c ---- */
 /* The plain scatter on several threads, with one row histogram per item block:
  *
  *   1. count   each block counts its items per row into its own histogram, checking the keys;
@@ -3013,9 +3013,9 @@ dod_status dod__csr_build_parallel(const dod__csr_job *job, uint32_t *max_value)
     return DOD_OK;
 }
 #undef CHUNKS_PER_THREAD
-/* ---- end of src/csr_parallel.c ---- */
+/* ---- end of src/csr/csr_parallel.c ---- */
 
-/* ---- src/csr_partition.c ---- */
+/* ---- src/csr/csr_partition.c ---- */
 /* The partitioned build: a two-level counting sort whose random writes all stay in cache.
  *
  *   1. partition  each task streams its items into coarse partitions (key >> shift): a chain
@@ -3592,9 +3592,9 @@ dod_status dod__csr_build_partitioned(const dod__csr_job *job, uint32_t *max_val
 #undef FINISH_TASKS_PER_THREAD
 #undef AHEAD_SPAN
 #undef AHEAD_SPANS
-/* ---- end of src/csr_partition.c ---- */
+/* ---- end of src/csr/csr_partition.c ---- */
 
-/* ---- src/csr_rowsort.c ---- */
+/* ---- src/csr/csr_rowsort.c ---- */
 /* Sorting every row's items ascending (DOD_CSR_BUILD_SORT_ROWS): the canonical CSR form that
  * adjacency sets, scipy and Eigen expect. Rows are split over the executor by where they
  * start in the items, so each row is sorted by exactly one task. */
@@ -3655,9 +3655,9 @@ void dod__csr_sort_rows(uint32_t *offsets, uint32_t *items, uint32_t n_rows, uin
 }
 #undef INSERTION_MAX
 #undef TASKS_PER_THREAD
-/* ---- end of src/csr_rowsort.c ---- */
+/* ---- end of src/csr/csr_rowsort.c ---- */
 
-/* ---- src/csr_view.c ---- */
+/* ---- src/csr/csr_view.c ---- */
 /* Zero-copy views over saved images, at three levels of validation. */
 
 /* NONE and HEADER: the sizes (and for HEADER every header field and the trailer's fixed bytes);
@@ -3714,9 +3714,9 @@ dod_status dod_csr_view_open(dod_csr_view *view, const void *buf, size_t size, d
     view->item_bound = bound;
     return DOD_OK;
 }
-/* ---- end of src/csr_view.c ---- */
+/* ---- end of src/csr/csr_view.c ---- */
 
-/* ---- src/exec.c ---- */
+/* ---- src/common/exec.c ---- */
 /* The built-in executor: a thread pool whose calling thread works alongside its workers.
  *
  * One job at a time: run() publishes (task, arg, n_tasks) under the mutex and bumps a
@@ -3727,12 +3727,12 @@ dod_status dod_csr_view_open(dod_csr_view *view, const void *buf, size_t size, d
 #if !defined(_WIN32) && !defined(_POSIX_C_SOURCE)
 #  define _POSIX_C_SOURCE 200809L
 #endif
-/* ---- src/exec_internal.h ---- */
+/* ---- src/common/exec_internal.h ---- */
 /* The thread pool's one seam for tests: how it starts a worker. */
 #ifndef DOD_EXEC_INTERNAL_H
 #define DOD_EXEC_INTERNAL_H
 
-/* ---- src/thread.h ---- */
+/* ---- src/common/thread.h ---- */
 /* Threads, mutexes and condition variables: Win32 on Windows (MinGW and MSVC alike), POSIX
  * threads elsewhere. Only what the thread pool and the tests use (the tests start their own
  * threads with it too); not installed.
@@ -3842,7 +3842,7 @@ static inline void dod__cond_broadcast(dod__cond *c) { pthread_cond_broadcast(c)
 #endif
 
 #endif /* DOD_THREAD_H */
-/* ---- end of src/thread.h ---- */
+/* ---- end of src/common/thread.h ---- */
 
 
 /* Starts a worker as dod__thread_start does (0 or non-zero). Only in the tests' build of the
@@ -3852,7 +3852,7 @@ extern int (*dod__exec_start_thread)(dod__thread *thread, dod__thread_fn fn, voi
 #endif
 
 #endif
-/* ---- end of src/exec_internal.h ---- */
+/* ---- end of src/common/exec_internal.h ---- */
 
 
 #ifdef DOD_TEST_SEAMS
@@ -4036,9 +4036,9 @@ void dod_threadpool_destroy(dod_threadpool *pool)
     dod__free(&a, pool, bytes);
 }
 #undef START_THREAD
-/* ---- end of src/exec.c ---- */
+/* ---- end of src/common/exec.c ---- */
 
-/* ---- src/file_map.c ---- */
+/* ---- src/common/file_map.c ---- */
 /* dod_file_map: a read-only mapping of a whole file (POSIX mmap, Win32 MapViewOfFile; elsewhere
  * DOD_E_SYSTEM). */
 #if defined(_WIN32)
@@ -4166,9 +4166,9 @@ void dod_file_map_close(dod_file_map *map)
 }
 #undef DOD_FILE_MAP_WIN32
 #undef DOD_FILE_MAP_POSIX
-/* ---- end of src/file_map.c ---- */
+/* ---- end of src/common/file_map.c ---- */
 
-/* ---- src/frame.c ---- */
+/* ---- src/frame/frame.c ---- */
 /* Frame snapshots: one writer, wait-free readers, a fixed number of slots.
  *
  * The protocol (a split reference count):
@@ -4203,7 +4203,7 @@ void dod_file_map_close(dod_file_map *map)
  * The writer's begin scans at most DOD_FRAME_MAX_SLOTS counters and never waits either.
  * Bound: 2^56 acquires of one published frame before the count would carry into the slot
  * bits (at a billion acquires per second, over two years without a publish). */
-/* ---- src/atomic.h ---- */
+/* ---- src/common/atomic.h ---- */
 /* The library's atomics: C11 <stdatomic.h> where the compiler has it (gcc, clang, MinGW), the
  * Interlocked intrinsics under MSVC, which needs no <stdatomic.h>. Only the operations and
  * orders the library uses, each named with its order; not installed.
@@ -4358,7 +4358,7 @@ static inline uint64_t dod__atomic_u64_exchange_release(dod__atomic_u64 *a, uint
 #endif
 
 #endif /* DOD_ATOMIC_H */
-/* ---- end of src/atomic.h ---- */
+/* ---- end of src/common/atomic.h ---- */
 
 
 #define SLOT_SHIFT 56
@@ -4580,11 +4580,11 @@ uint64_t dod_frames_latest_seq(dod_frames *frames)
 #undef SLOT_SHIFT
 #undef COUNT_MASK
 #undef NO_SLOT
-/* ---- end of src/frame.c ---- */
+/* ---- end of src/frame/frame.c ---- */
 
-/* ---- src/graph_flood.c ---- */
+/* ---- src/graph/graph_flood.c ---- */
 /* Breadth-first flood fill from a set of seeds, with a node filter and a depth limit. */
-/* ---- src/graph_internal.h ---- */
+/* ---- src/graph/graph_internal.h ---- */
 /* Scratch plumbing shared by the graph queries; not installed. */
 #ifndef DOD_GRAPH_INTERNAL_H
 #define DOD_GRAPH_INTERNAL_H
@@ -4594,7 +4594,7 @@ uint64_t dod_frames_latest_seq(dod_frames *frames)
 dod_status dod__graph_begin(dod_graph_scratch *s, uint32_t n_nodes);
 
 #endif /* DOD_GRAPH_INTERNAL_H */
-/* ---- end of src/graph_internal.h ---- */
+/* ---- end of src/graph/graph_internal.h ---- */
 
 
 static int accepts(dod_graph_filter filter, void *ctx, uint32_t node)
@@ -4661,9 +4661,9 @@ uint32_t dod_graph_depth(const dod_graph_scratch *s, uint32_t node)
 {
     return dod_graph_reached(s, node) ? s->aux[node] : UINT32_MAX;
 }
-/* ---- end of src/graph_flood.c ---- */
+/* ---- end of src/graph/graph_flood.c ---- */
 
-/* ---- src/graph_path.c ---- */
+/* ---- src/graph/graph_path.c ---- */
 /* Dijkstra and A* over a weighted adjacency index, with an indexed binary heap (decrease-key),
  * so the heap never holds more than one entry per node and fits the scratch. */
 #include <math.h>
@@ -4827,9 +4827,9 @@ dod_status dod_graph_path(const dod_csr *graph, const dod_graph_path_desc *desc,
     return DOD_OK;
 }
 #undef CLOSED
-/* ---- end of src/graph_path.c ---- */
+/* ---- end of src/graph/graph_path.c ---- */
 
-/* ---- src/graph_scratch.c ---- */
+/* ---- src/graph/graph_scratch.c ---- */
 /* The graph queries' scratch: one block of seven per-node arrays, and the query stamp. */
 
 enum { N_ARRAYS = 7 }; /* order, mark, aux, heap, pos (uint32_t), dist, key (float) */
@@ -4892,9 +4892,9 @@ dod_status dod__graph_begin(dod_graph_scratch *s, uint32_t n_nodes)
     }
     return DOD_OK;
 }
-/* ---- end of src/graph_scratch.c ---- */
+/* ---- end of src/graph/graph_scratch.c ---- */
 
-/* ---- src/reduce.c ---- */
+/* ---- src/graph/reduce.c ---- */
 /* Segmented reductions: each row sequentially, rows in parallel. */
 #include <math.h>
 
@@ -4991,11 +4991,11 @@ dod_status dod_reduce_rows(const dod_csr *groups, const void *values, size_t str
     dod__exec_run(exec, job.n_tasks, reduce_task, &job);
     return DOD_OK;
 }
-/* ---- end of src/reduce.c ---- */
+/* ---- end of src/graph/reduce.c ---- */
 
-/* ---- src/table.c ---- */
+/* ---- src/table/table.c ---- */
 /* The table's storage: column layout in groups, growth, reserve, clear and free. */
-/* ---- src/table_internal.h ---- */
+/* ---- src/table/table_internal.h ---- */
 /* Storage plumbing shared by the table's .c files; not installed.
  *
  * A table has n_groups user blocks plus one more (block[n_groups]) holding the hidden
@@ -5084,7 +5084,7 @@ static inline size_t dod__table_max_size(const dod_table *t)
 void dod__table_apply_perm(dod_table *t, const uint32_t *perm, void *scratch);
 
 #endif /* DOD_TABLE_INTERNAL_H */
-/* ---- end of src/table_internal.h ---- */
+/* ---- end of src/table/table_internal.h ---- */
 
 
 /* The one piece of process state in the table module: a counter that gives each table a
@@ -5320,9 +5320,9 @@ void dod_table_free(dod_table *t)
     dod__free(&t->alloc, t->slots, (size_t)t->slot_cap * sizeof(dod_table_slot));
     reset_storage(t);
 }
-/* ---- end of src/table.c ---- */
+/* ---- end of src/table/table.c ---- */
 
-/* ---- src/table_copy.c ---- */
+/* ---- src/table/table_copy.c ---- */
 /* The table's snapshot: dod_table_copy. */
 
 static int same_columns(const dod_table *a, const dod_table *b)
@@ -5405,9 +5405,9 @@ dod_status dod_table_copy(dod_table *dst, const dod_table *src)
     dst->tag = src->tag;
     return DOD_OK;
 }
-/* ---- end of src/table_copy.c ---- */
+/* ---- end of src/table/table_copy.c ---- */
 
-/* ---- src/table_slots.c ---- */
+/* ---- src/table/table_slots.c ---- */
 /* The table's handles: the slot map behind push, find, remove and pop. */
 
 static dod_table_handle make_handle(const dod_table *t, uint32_t slot)
@@ -5536,9 +5536,9 @@ dod_status dod_table_remove_ordered(dod_table *t, dod_table_handle h)
     dod__table_release_slot(t, gone);
     return DOD_OK;
 }
-/* ---- end of src/table_slots.c ---- */
+/* ---- end of src/table/table_slots.c ---- */
 
-/* ---- src/table_sort.c ---- */
+/* ---- src/table/table_sort.c ---- */
 /* Reordering the table: permute, stable radix sorts by a 4-byte key, comparator sort. */
 
 /* Gather one column: dst[i] = src[perm[i]], with fixed-size copies for the common sizes. */
@@ -5913,11 +5913,11 @@ dod_status dod_table_sort_by(dod_table *t, uint32_t col, dod_table_cmp cmp, void
 }
 #undef BUCKET_MIN_ROWS
 #undef RUN
-/* ---- end of src/table_sort.c ---- */
+/* ---- end of src/table/table_sort.c ---- */
 
-/* ---- src/world.c ---- */
+/* ---- src/world/world.c ---- */
 /* The world: its desc checked and laid out, create, destroy and the small getters. */
-/* ---- src/world_layout.h ---- */
+/* ---- src/world/world_layout.h ---- */
 /* The world's private layout, shared by src/world*.c; not installed (docs/world.md draws it).
  *
  * Entity index: one uint64_t slot per handle index,
@@ -6166,7 +6166,7 @@ void dod__world_free_blocks(dod_world *w, dod__world_arch *a);
 void dod__world_fill_transitions(dod_world *w);
 
 #endif /* DOD_WORLD_LAYOUT_H */
-/* ---- end of src/world_layout.h ---- */
+/* ---- end of src/world/world_layout.h ---- */
 
 
 /* The one piece of process state in the world module: the number of worlds created so far,
@@ -6470,11 +6470,11 @@ size_t dod_world_bytes(const dod_world *w)
     return total;
 }
 #undef PAGE_BYTES
-/* ---- end of src/world.c ---- */
+/* ---- end of src/world/world.c ---- */
 
-/* ---- src/world_cmds.c ---- */
+/* ---- src/world/world_cmds.c ---- */
 /* Command buffers: init, free, clear, reserve, recording, and the provisional handles. */
-/* ---- src/world_cmds_internal.h ---- */
+/* ---- src/world/world_cmds_internal.h ---- */
 /* Command buffers' record format, shared by recording (world_cmds.c), planning
  * (world_cmds_plan.c) and applying (world_cmds_apply.c); not installed.
  *
@@ -6558,7 +6558,7 @@ dod_status dod__cmds_plan(const dod_world *w, const dod_cmds *buffers, uint32_t 
                           uint64_t *rows, uint32_t *slot_spawns);
 
 #endif /* DOD_WORLD_CMDS_INTERNAL_H */
-/* ---- end of src/world_cmds_internal.h ---- */
+/* ---- end of src/world/world_cmds_internal.h ---- */
 
 
 /* Buffers made so far in the process: the low 16 bits tag each buffer's provisional handles. */
@@ -6844,9 +6844,9 @@ dod_entity dod_cmds_resolve(const dod_cmds *cb, dod_entity e)
         return none;
     return cb->spawned[(uint32_t)e.bits];
 }
-/* ---- end of src/world_cmds.c ---- */
+/* ---- end of src/world/world_cmds.c ---- */
 
-/* ---- src/world_cmds_apply.c ---- */
+/* ---- src/world/world_cmds_apply.c ---- */
 /* dod_world_apply: check that the buffers fit the world, reserve every block and slot their
  * commands need (all or nothing), carry the commands out through the world's own calls, which
  * then cannot fail, and free at the end the blocks the same direct calls would have freed. */
@@ -7033,9 +7033,9 @@ dod_status dod_world_apply(dod_world *w, dod_cmds *buffers, uint32_t n_buffers,
         *result = ap.result;
     return DOD_OK;
 }
-/* ---- end of src/world_cmds_apply.c ---- */
+/* ---- end of src/world/world_cmds_apply.c ---- */
 
-/* ---- src/world_cmds_plan.c ---- */
+/* ---- src/world/world_cmds_plan.c ---- */
 /* Planning an apply of command buffers (dod__cmds_plan): the most rows each archetype will hold
  * while the commands run, and the entity slots they take. First a bound that counts every
  * spawn and move as if none were skipped, which costs one walk over the buffers that spawn or
@@ -7268,9 +7268,9 @@ dod_status dod__cmds_plan(const dod_world *w, const dod_cmds *buffers, uint32_t 
         *slot_spawns = (uint32_t)(new_slots + w->n_free);
     return st;
 }
-/* ---- end of src/world_cmds_plan.c ---- */
+/* ---- end of src/world/world_cmds_plan.c ---- */
 
-/* ---- src/world_declaration.c ---- */
+/* ---- src/world/world_declaration.c ---- */
 /* A world's declaration fingerprint: what dod_world_create made of its desc, as one 64-bit
  * value, so that "may this be applied to that world" is one comparison (command buffers, and
  * world snapshots and files). */
@@ -7311,9 +7311,9 @@ uint64_t dod__world_declaration_of(const dod_world_desc *d)
     }
     return h;
 }
-/* ---- end of src/world_declaration.c ---- */
+/* ---- end of src/world/world_declaration.c ---- */
 
-/* ---- src/world_entities.c ---- */
+/* ---- src/world/world_entities.c ---- */
 /* The world's entities: the slot map behind the handles, spawn, spawn_n, despawn, move and
  * the lookups by handle. */
 
@@ -7650,9 +7650,9 @@ void *(dod_world_get_at)(const dod_world *w, uint32_t item, uint32_t component)
 {
     return dod__world_get_at_sized(w, item, component, 0);
 }
-/* ---- end of src/world_entities.c ---- */
+/* ---- end of src/world/world_entities.c ---- */
 
-/* ---- src/world_index.c ---- */
+/* ---- src/world/world_index.c ---- */
 /* Relation indexes from the world's components (docs/world.md, "Relation indexes"): the build
  * hands the index build one run a block of the matched archetypes (the keys in the component's
  * column, the values, the entity slots, in the id column), so it reads the world's blocks
@@ -8002,9 +8002,9 @@ dod_status dod_world_gather(const dod_csr *index, const dod_world *w,
 #undef GATHER_CHUNK
 #undef SLOT_PREFETCH
 #undef FIELD_PREFETCH
-/* ---- end of src/world_index.c ---- */
+/* ---- end of src/world/world_index.c ---- */
 
-/* ---- src/world_query.c ---- */
+/* ---- src/world/world_query.c ---- */
 /* The world's queries and iteration: archetypes matched once by bitset, then walked block by
  * block; and the direct block access the typed layer uses. */
 
@@ -8151,14 +8151,14 @@ uint32_t dod_world_block(const dod_world *w, uint32_t archetype, uint32_t block,
     }
     return dod__world_block_rows(a, block);
 }
-/* ---- end of src/world_query.c ---- */
+/* ---- end of src/world/world_query.c ---- */
 
-/* ---- src/world_run.c ---- */
+/* ---- src/world/world_run.c ---- */
 /* Running a schedule: per phase, the task list cut from the world as it is, the jobs the
  * executor runs, and the commands applied after the phase. The lists are kept and reused. */
-/* ---- src/world_schedule.h ---- */
-/* The schedule's private layout, shared by src/world_schedule.c (create, validation, phases)
- * and src/world_run.c (tasks, jobs, running and applying). Not installed. */
+/* ---- src/world/world_schedule.h ---- */
+/* The schedule's private layout, shared by src/world/world_schedule.c (create, validation, phases)
+ * and src/world/world_run.c (tasks, jobs, running and applying). Not installed. */
 #ifndef DOD_WORLD_SCHEDULE_H
 #define DOD_WORLD_SCHEDULE_H
 
@@ -8211,7 +8211,7 @@ struct dod_schedule {
 void dod__sched_free_lists(dod_schedule *s);
 
 #endif /* DOD_WORLD_SCHEDULE_H */
-/* ---- end of src/world_schedule.h ---- */
+/* ---- end of src/world/world_schedule.h ---- */
 
 
 /* Grow *list (cap entries of size bytes) to hold n, geometrically; nothing changes on
@@ -8404,11 +8404,11 @@ dod_status dod_schedule_run(dod_schedule *s, dod_world *w, const dod_executor *e
         *result = sum;
     return st;
 }
-/* ---- end of src/world_run.c ---- */
+/* ---- end of src/world/world_run.c ---- */
 
-/* ---- src/world_schedule.c ---- */
+/* ---- src/world/world_schedule.c ---- */
 /* The schedule: its systems validated and copied, grouped into phases at create; destroy and
- * introspection. Running it is src/world_run.c. */
+ * introspection. Running it is src/world/world_run.c. */
 
 #define KNOWN_FLAGS (DOD_SYSTEM_COMMANDS | DOD_SYSTEM_SEQUENTIAL)
 
@@ -8563,9 +8563,9 @@ uint32_t dod_schedule_phase_of(const dod_schedule *s, uint32_t system)
     return s && system < s->n_systems ? s->systems[system].phase : UINT32_MAX;
 }
 #undef KNOWN_FLAGS
-/* ---- end of src/world_schedule.c ---- */
+/* ---- end of src/world/world_schedule.c ---- */
 
-/* ---- src/world_storage.c ---- */
+/* ---- src/world/world_storage.c ---- */
 /* The world's memory: archetype blocks (reserved before a change, trimmed after one) and the
  * entity index's growth. */
 
@@ -8752,9 +8752,9 @@ void dod__world_discard_slots(const dod_world *w, uint64_t *fresh, uint32_t fres
     if (fresh)
         dod__free(&w->alloc, fresh, (size_t)fresh_cap * sizeof *fresh);
 }
-/* ---- end of src/world_storage.c ---- */
+/* ---- end of src/world/world_storage.c ---- */
 
-/* ---- src/world_transitions.c ---- */
+/* ---- src/world/world_transitions.c ---- */
 /* Adding and removing one component: the archetype each (archetype, component) pair leads to,
  * worked out once at create from the declared component sets, then a lookup and a move. */
 
@@ -8845,5 +8845,5 @@ dod_status dod_world_remove(dod_world *w, dod_entity e, uint32_t component)
 {
     return change(w, e, component, 0, "dod_world_remove");
 }
-/* ---- end of src/world_transitions.c ---- */
+/* ---- end of src/world/world_transitions.c ---- */
 

@@ -10,14 +10,14 @@ seconds="${1:-60}"
 out="${2:-build/fuzz}"
 mkdir -p "$out/corpus" "$out/artifacts"
 cc="${CC_FUZZ:-clang}"
-flags=(-std=c11 -g -O1 -fno-omit-frame-pointer -Iinclude -Isrc
+flags=(-std=c11 -g -O1 -fno-omit-frame-pointer -Iinclude $(printf -- '-I%s ' src/*/)
        -Wall -Wextra -Wpedantic -Werror -fno-sanitize-recover=all)
 
-"$cc" "${flags[@]}" -fsanitize=address,undefined fuzz/gen_corpus.c src/*.c -lpthread \
+"$cc" "${flags[@]}" -fsanitize=address,undefined fuzz/gen_corpus.c src/*/*.c -lpthread \
   -o "$out/gen_corpus"
 "$out/gen_corpus" fuzz/corpus
 
-"$cc" "${flags[@]}" -fsanitize=fuzzer,address,undefined fuzz/fuzz_csr_load.c src/*.c -lpthread \
+"$cc" "${flags[@]}" -fsanitize=fuzzer,address,undefined fuzz/fuzz_csr_load.c src/*/*.c -lpthread \
   -o "$out/fuzz_csr_load"
 "$out/fuzz_csr_load" -max_total_time="$seconds" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
   -artifact_prefix="$out/artifacts/" -print_final_stats=1 "$out/corpus" fuzz/corpus

@@ -1,5 +1,5 @@
 /* Give the processor to another ready thread, if any: tests that wait on other threads. Kept
- * out of src/thread.h, where the library (and the one-file dist/dod.c) has no use for it. */
+ * out of src/common/thread.h, where the library (and the one-file dist/dod.c) has no use for it. */
 #ifndef DOD_TEST_THREAD_YIELD_H
 #define DOD_TEST_THREAD_YIELD_H
 

@@ -17,7 +17,7 @@ static inline uint64_t world_snap_mix(uint64_t h, const void *p, size_t n)
 
 /* A fingerprint of a world's whole state, for "a failed call left the world as it was": the
  * entity index, every archetype's counters and block addresses, and the ids and components
- * of every live row (read through the private layout, src/world_layout.h). */
+ * of every live row (read through the private layout, src/world/world_layout.h). */
 static inline uint64_t world_snap(const dod_world *w)
 {
     uint64_t h = 0xCBF29CE484222325ull;

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
-"""Writes the two-file drop-in, dist/dod.h and dist/dod.c, from include/dod/*.h and src/*.
+"""Writes the two-file drop-in, dist/dod.h and dist/dod.c, from include/dod/*.h and src/*/*.
 
 dod.h: every public header once, in include order (each `#include <dod/x.h>` is replaced by
 x.h itself where it first appears, starting from dod/dod.h). dod.c: `#include "dod.h"`, then
-every src/*.c in name order, each private header inlined where it is first included; the
+every src/<module>/*.c in file name order, each private header (found by name in any module
+folder: names are unique) inlined where it is first included; the
 macros a .c file defines are #undef'd after it, since they were private to that file. Every
 header and source is picked up by itself; the script fails when one is left out or an include
 names a file that does not exist.
@@ -44,16 +45,17 @@ def licence():
 class Inliner:
     """Copies files into one text, each file once, includes resolved in place."""
 
-    def __init__(self, directory, include, drop=None):
-        self.directory, self.include, self.drop = directory, include, drop
+    def __init__(self, files, include, drop=None):
+        """files: file name -> path, every file that may be emitted."""
+        self.files, self.include, self.drop = files, include, drop
         self.done, self.out = [], []
 
     def emit(self, name, undef_defines=False):
         if name in self.done:
             return
-        path = self.directory / name
-        if not path.is_file():
-            sys.exit(f"amalgamate: {path} is included but does not exist")
+        path = self.files.get(name)
+        if path is None:
+            sys.exit(f"amalgamate: {name} is included but does not exist")
         self.done.append(name)
         rel = path.relative_to(ROOT)
         self.out.append(f"/* ---- {rel} ---- */\n")
@@ -75,22 +77,34 @@ class Inliner:
         self.out.append(f"/* ---- end of {rel} ---- */\n\n")
 
 
-def left_out(done, directory, pattern):
-    return sorted(p.name for p in directory.glob(pattern) if p.name not in done)
+def files_by_name(paths):
+    """name -> path; the script fails when two files share a name."""
+    found = {}
+    for p in paths:
+        if p.name in found:
+            sys.exit(f"amalgamate: {p} and {found[p.name]} share a name")
+        found[p.name] = p
+    return found
+
+
+def left_out(done, files, suffix):
+    return sorted(n for n in files if n.endswith(suffix) and n not in done)
 
 
 def main():
     out_dir = pathlib.Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "dist"
-    header = Inliner(PUBLIC, PUBLIC_INCLUDE)
+    public = files_by_name(PUBLIC.glob("*.h"))
+    header = Inliner(public, PUBLIC_INCLUDE)
     header.emit("dod.h")
-    missing = left_out(header.done, PUBLIC, "*.h")
+    missing = left_out(header.done, public, ".h")
     if missing:
         sys.exit(f"amalgamate: dod/dod.h does not include {', '.join(missing)}")
 
-    source = Inliner(PRIVATE, PRIVATE_INCLUDE, drop=PUBLIC_INCLUDE)
-    for c in sorted(p.name for p in PRIVATE.glob("*.c")):
+    private = files_by_name(PRIVATE.glob("*/*.[ch]"))
+    source = Inliner(private, PRIVATE_INCLUDE, drop=PUBLIC_INCLUDE)
+    for c in sorted(n for n in private if n.endswith(".c")):
         source.emit(c, undef_defines=True)
-    missing = left_out(source.done, PRIVATE, "*.h")
+    missing = left_out(source.done, private, ".h")
     if missing:
         sys.exit(f"amalgamate: no source includes {', '.join(missing)}")
 

@@ -15,13 +15,13 @@ fi
 
 echo "cppcheck $(cppcheck --version | cut -d' ' -f2)"
 cppcheck --std=c11 --enable=warning,performance,portability --inline-suppr --error-exitcode=1 \
-  -q -Iinclude -Isrc src
+  -q -Iinclude $(printf -- '-I%s ' src/*/) src
 
 cmake -S . -B "$out" -DCMAKE_BUILD_TYPE=Debug -DCMAKE_EXPORT_COMPILE_COMMANDS=ON >/dev/null
 echo "clang-tidy $(clang-tidy --version | grep -o 'version [0-9.]*')"
 # The findings are judged from the log below, not from the pipeline's status (a clean run
 # prints nothing, and a grep that selects no line fails).
-{ printf '%s\n' src/*.c | xargs -P 2 -n 4 clang-tidy -p "$out" --quiet 2>&1 || true; } |
+{ printf '%s\n' src/*/*.c | xargs -P 2 -n 4 clang-tidy -p "$out" --quiet 2>&1 || true; } |
   { grep -v '^[0-9]* warnings\? generated\.$' || true; } | tee "$out/clang-tidy.log"
 if grep -q -e 'error:' -e 'warning:' "$out/clang-tidy.log"; then
   echo "lint: clang-tidy findings above"

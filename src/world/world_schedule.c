@@ -1,5 +1,5 @@
 /* The schedule: its systems validated and copied, grouped into phases at create; destroy and
- * introspection. Running it is src/world_run.c. */
+ * introspection. Running it is src/world/world_run.c. */
 #include "world_schedule.h"
 
 #define KNOWN_FLAGS (DOD_SYSTEM_COMMANDS | DOD_SYSTEM_SEQUENTIAL)

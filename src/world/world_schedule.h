@@ -1,5 +1,5 @@
-/* The schedule's private layout, shared by src/world_schedule.c (create, validation, phases)
- * and src/world_run.c (tasks, jobs, running and applying). Not installed. */
+/* The schedule's private layout, shared by src/world/world_schedule.c (create, validation, phases)
+ * and src/world/world_run.c (tasks, jobs, running and applying). Not installed. */
 #ifndef DOD_WORLD_SCHEDULE_H
 #define DOD_WORLD_SCHEDULE_H
 
