@@ -318,7 +318,11 @@ static void test_small_worlds(void)
     /* A component no archetype has has no size: no key fits in it, no field either. */
     const dod_component_desc comps[2] = { { "tag", sizeof(tag), 4 }, { "unused", 8, 4 } };
     const uint32_t tag_only = 0, unused = 1;
-    const dod_archetype_desc arch = { "tag", &tag_only, 1, 0, 0, 0 };
+    dod_archetype_desc arch;
+    memset(&arch, 0, sizeof arch); /* chunked, defaults */
+    arch.name = "tag";
+    arch.components = &tag_only;
+    arch.n_components = 1;
     dod_world_desc wd = world_desc_of(comps, 2, &arch, 1, NULL);
     CHECK_OK(dod_world_create(&w, &wd));
     dod_query none = query_of(w, &unused, 1); /* matches nothing */
