@@ -2445,13 +2445,15 @@ typedef struct dod_world_index_desc { /* zero = default for every field but quer
  * Errors, each leaving the index (and the arena) exactly as it was:
  *   DOD_E_INVALID   index, w, desc or desc->query NULL; a query made for another world; a
  *                   matched archetype without the component; key_offset not a multiple of 4
- *                   or past the component's end; flags or strategy unknown; exec with run
- *                   NULL or 0 threads
+ *                   or past the component's end (a component no archetype has has no size);
+ *                   flags or strategy unknown; exec with run NULL or 0 threads
  *   DOD_E_RANGE     component >= the world's component count; some key >= n_rows (n_rows 0
  *                   with any entity matched)
  *   DOD_E_OVERFLOW  n_rows == UINT32_MAX; more than 2^32 - 1 entities matched; byte counts
  *                   that do not fit size_t
  *   DOD_E_NOMEM     the allocator (or the scratch arena) failed
+ * A successful build replaces the index's contents: pointers into its offsets and items taken
+ * before may no longer be valid (as after any build).
  * Thread safety: reads w (any number of readers while no thread changes it); exclusive
  * access to index and to the scratch arena. */
 DOD_API dod_status dod_world_index_build(dod_csr *index, const dod_world *w,
@@ -2473,8 +2475,8 @@ typedef struct dod_world_gather_col {
  * items are slots of w will do. Every item is checked before anything is written.
  * Errors (nothing written):
  *   DOD_E_INVALID    index or w NULL; cols NULL with n_cols > 0; a column with dst NULL while
- *                    n_items > 0, size 0, or offset + size past its component's size; exec
- *                    with run NULL or 0 threads
+ *                    n_items > 0, size 0, or offset + size past its component's size (0 for a
+ *                    component no archetype has); exec with run NULL or 0 threads
  *   DOD_E_RANGE      a column's component >= the world's component count; an item >= the
  *                    slots the world has handed out (checked in O(1) on the index's item bound)
  *   DOD_E_NOT_FOUND  an item whose entity is not alive (despawned since the build), or whose

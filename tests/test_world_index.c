@@ -314,6 +314,27 @@ static void test_small_worlds(void)
     CHECK(c.item_bound == (uint64_t)(uint32_t)e.bits + 1);
     dod_csr_free(&c);
     dod_world_destroy(w);
+
+    /* A component no archetype has has no size: no key fits in it, no field either. */
+    const dod_component_desc comps[2] = { { "tag", sizeof(tag), 4 }, { "unused", 8, 4 } };
+    const uint32_t tag_only = 0, unused = 1;
+    dod_archetype_desc arch;
+    memset(&arch, 0, sizeof arch); /* chunked, defaults */
+    arch.name = "tag";
+    arch.components = &tag_only;
+    arch.n_components = 1;
+    dod_world_desc wd = world_desc_of(comps, 2, &arch, 1, NULL);
+    CHECK_OK(dod_world_create(&w, &wd));
+    dod_query none = query_of(w, &unused, 1); /* matches nothing */
+    dod_csr_init(&c, NULL);
+    d = desc_of(&none, unused, 0, 5);
+    csr_snap snap = csr_snap_take(&c);
+    CHECK_STATUS(dod_world_index_build(&c, w, &d), DOD_E_INVALID);
+    CHECK(csr_snap_unchanged(&c, &snap));
+    uint32_t out = 0;
+    dod_world_gather_col col = { &out, unused, 0, 4 };
+    CHECK_STATUS(dod_world_gather(&c, w, &col, 1, NULL), DOD_E_INVALID);
+    dod_world_destroy(w);
 }
 
 /* ---- items ---- */
