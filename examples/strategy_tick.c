@@ -70,9 +70,9 @@ static void ai_job(worker *wk, const world_frame *f)
 static void path_job(worker *wk, const world_frame *f)
 {
     const world *w = &wk->game->world;
-    world_march_order order = world_order_march(w, f, f->tick);
+    map_march order = world_order_march(w, f, f->tick);
     dod_graph_route route;
-    wk->failed |= world_route(&order, &wk->scratch, &route) != DOD_OK;
+    wk->failed |= map_route(&order, &wk->scratch, &route) != DOD_OK;
     char outcome[48] = "no way around the crowds";
     if (wk->scratch.n_order > 0)
         snprintf(outcome, sizeof outcome, "%u steps costing %.1f", wk->scratch.n_order - 1,
@@ -172,7 +172,7 @@ static dod_status setup(game *g)
     dod_status st = world_create(&g->world, size, POOL_THREADS);
     if (st != DOD_OK)
         return st;
-    regiment_row general = { world_cell(&g->world, 64, 64), 0, 1.0f, 1.0f };
+    regiment_row general = { map_cell(&g->world.map, 64, 64), 0, 1.0f, 1.0f };
     st = regiment_push(&g->world.regiments, &general, &g->general);
     if (st == DOD_OK)
         st = world_ring_create(&g->ring, &g->world, WORKERS + 2);

@@ -1,15 +1,15 @@
 /* strategy_world.h: the world of examples/strategy_tick.c, in one place for the example, its
- * stress test (tests/test_tick_stress.c) and its benchmark (bench/frames): a grid map, the
- * regiments in armies, what a frame of them holds, and the three jobs workers do on a frame.
+ * stress test (tests/test_tick_stress.c) and its benchmark (bench/frames): the regiments in
+ * armies on the map of strategy_map.h, what a frame of them holds, and the three jobs workers
+ * do on a frame.
  *
- * The map is a width x height grid; a cell's neighbours (8, fewer at the edges) are an index
- * built once, with a cost per step. The regiments are a typed table. A frame is a copy of the
- * table and two indexes rebuilt from the copy: location -> regiments and army -> regiments. */
+ * The regiments are a typed table. A frame is a copy of the table and two indexes rebuilt from
+ * the copy: location -> regiments and army -> regiments. (examples/world_tick.h is the same
+ * game with the regiments as world entities.) */
 #ifndef STRATEGY_WORLD_H
 #define STRATEGY_WORLD_H
 
-#include <dod/dod.h>
-#include <stdlib.h>
+#include "strategy_map.h"
 
 /* One regiment. Group 0 (location, army) is what the indexes are built from; group 1 is what
  * the jobs read. */
@@ -23,10 +23,8 @@ typedef struct world_size {
 
 typedef struct world {
     world_size size;
-    dod_csr adjacency;       /* row c: the cells one step from cell c */
-    float *step_cost;        /* parallel to adjacency.items: what that step costs */
+    strategy_map map;
     dod_table regiments;     /* the live regiments: only the main thread touches them */
-    uint32_t crowd_limit;    /* a cell with more regiments than this is crowded */
     dod_threadpool *pool;    /* the main thread's rebuilds run on it */
     dod_executor exec;
     dod_arena scratch;       /* the rebuilds' scratch: grows in the first frame, then reused */
@@ -40,83 +38,22 @@ typedef struct world_frame {
     uint64_t tick;       /* written last by the main thread */
 } world_frame;
 
-/* The world's dice: a hash (splitmix64's finaliser), so every run is the same. */
-static inline uint64_t world_dice(uint64_t x)
-{
-    x += 0x9E3779B97F4A7C15ull;
-    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-    return x ^ (x >> 31);
-}
-
 static inline uint32_t world_cells(const world *w)
 {
-    return w->size.width * w->size.height;
+    return map_cells(&w->map);
 }
 
-static inline uint32_t world_cell(const world *w, uint32_t x, uint32_t y)
-{
-    return (y % w->size.height) * w->size.width + x % w->size.width;
-}
-
-/* Every (cell, neighbour) pair of the grid into src / dst; returns how many. */
-static inline uint32_t world_grid_edges(const world *w, uint32_t *src, uint32_t *dst)
-{
-    uint32_t n = 0, width = w->size.width, height = w->size.height;
-    for (uint32_t y = 0; y < height; ++y)
-        for (uint32_t x = 0; x < width; ++x)
-            for (uint32_t ny = y ? y - 1 : 0; ny <= y + 1 && ny < height; ++ny)
-                for (uint32_t nx = x ? x - 1 : 0; nx <= x + 1 && nx < width; ++nx)
-                    if (nx != x || ny != y) {
-                        src[n] = y * width + x;
-                        dst[n++] = ny * width + nx;
-                    }
-    return n;
-}
-
-/* The adjacency, by a value build of the edge list: row c lists the neighbours of c. Then each
- * step's cost: the terrain of the cell entered, half as much again on a diagonal. */
-static inline dod_status world_build_map(world *w)
-{
-    size_t max_edges = (size_t)world_cells(w) * 8;
-    uint32_t *src = (uint32_t *)malloc(max_edges * sizeof(uint32_t));
-    uint32_t *dst = (uint32_t *)malloc(max_edges * sizeof(uint32_t));
-    w->step_cost = (float *)malloc(max_edges * sizeof(float));
-    dod_status st = src && dst && w->step_cost ? DOD_OK : DOD_E_NOMEM;
-    if (st == DOD_OK) {
-        dod_csr_desc d = { .n_rows = world_cells(w), .keys = src, .values = dst,
-                           .value_bound = world_cells(w) };
-        d.n_items = world_grid_edges(w, src, dst);
-        st = dod_csr_build_desc(&w->adjacency, &d);
-    }
-    uint32_t width = w->size.width;
-    for (uint32_t c = 0; st == DOD_OK && c < world_cells(w); ++c)
-        for (uint32_t k = w->adjacency.offsets[c]; k < w->adjacency.offsets[c + 1]; ++k) {
-            uint32_t to = w->adjacency.items[k];
-            float terrain = 1.0f + (float)(world_dice(to) % 4);
-            int diagonal = to % width != c % width && to / width != c / width;
-            w->step_cost[k] = diagonal ? 1.5f * terrain : terrain;
-        }
-    free(src);
-    free(dst);
-    return st;
-}
-
-/* Each army stands together in a square around its home cell, about as dense as the map is on
- * average; where armies overlap, cells get crowded. */
+/* Each army stands together in its muster square (strategy_map.h). */
 static inline dod_status world_spawn(world *w)
 {
     const world_size *s = &w->size;
-    uint32_t side = 1, cells_per_army = world_cells(w) / s->armies;
-    while ((side + 1) * (side + 1) <= cells_per_army)
-        ++side;
+    uint32_t side = map_muster_side(&w->map, s->armies);
     dod_status st = dod_table_reserve(&w->regiments, s->regiments);
     for (uint32_t i = 0; st == DOD_OK && i < s->regiments; ++i) {
         uint32_t army = (uint32_t)((uint64_t)i * s->armies / s->regiments);
-        uint64_t home = world_dice(army + 12345u), r = world_dice(i);
-        uint32_t x = (uint32_t)(home % s->width + r % side);
-        uint32_t y = (uint32_t)((home >> 32) % s->height + (r >> 8) % side);
-        regiment_row row = { world_cell(w, x, y), army, (float)((r >> 16) % 1000) / 1000.0f,
+        uint64_t r = strategy_dice(i);
+        regiment_row row = { map_muster_cell(&w->map, army, side, r), army,
+                             (float)((r >> 16) % 1000) / 1000.0f,
                              (float)((r >> 32) % 1000) / 1000.0f };
         regiment_handle h;
         st = regiment_push(&w->regiments, &row, &h);
@@ -131,9 +68,7 @@ static inline void world_destroy(world *w)
     w->pool = NULL;
     dod_arena_free(&w->scratch);
     dod_table_free(&w->regiments);
-    dod_csr_free(&w->adjacency);
-    free(w->step_cost);
-    w->step_cost = NULL;
+    map_destroy(&w->map);
 }
 
 /* The map, the regiments, and a pool of pool_threads for the rebuilds. On failure everything
@@ -141,16 +76,13 @@ static inline void world_destroy(world *w)
 static inline dod_status world_create(world *w, world_size size, uint32_t pool_threads)
 {
     *w = (world){ .size = size };
-    w->crowd_limit = 3 * (size.regiments / world_cells(w));
-    w->crowd_limit = w->crowd_limit < 8 ? 8 : w->crowd_limit;
-    dod_csr_init(&w->adjacency, NULL);
     dod_arena_init(&w->scratch, 0, NULL);
-    dod_status st = regiment_init(&w->regiments, NULL);
+    dod_status st = map_create(&w->map, size.width, size.height, size.regiments);
+    if (st == DOD_OK)
+        st = regiment_init(&w->regiments, NULL);
     if (st == DOD_OK)
         st = dod_threadpool_create(&w->pool, pool_threads, NULL);
     w->exec = dod_threadpool_executor(w->pool);
-    if (st == DOD_OK)
-        st = world_build_map(w);
     if (st == DOD_OK)
         st = world_spawn(w);
     if (st != DOD_OK)
@@ -163,11 +95,12 @@ static inline void world_march(world *w, uint64_t tick, uint32_t every)
 {
     regiment_cols c = regiment_columns(&w->regiments);
     for (uint32_t i = 0; i < dod_table_count(&w->regiments); ++i) {
-        uint64_t r = world_dice(tick * 0x9E3779B97F4A7C15ull + i);
+        uint64_t r = strategy_dice(tick * 0x9E3779B97F4A7C15ull + i);
         if (r % every != 0)
             continue;
-        uint32_t n = dod_csr_row_len(&w->adjacency, c.location[i]);
-        c.location[i] = dod_csr_row_begin(&w->adjacency, c.location[i])[(r >> 32) % n];
+        const dod_csr *next = &w->map.adjacency;
+        uint32_t n = dod_csr_row_len(next, c.location[i]);
+        c.location[i] = dod_csr_row_begin(next, c.location[i])[(r >> 32) % n];
         c.mood[i] = c.mood[i] > 0.01f ? c.mood[i] - 0.01f : 0.0f;
     }
 }
@@ -267,50 +200,12 @@ static inline uint32_t world_muster(const world_frame *f, uint32_t cell, float *
 
 /* Path: a march for an army, from where its first regiment stands to a cell up to 48 steps
  * away each way, both picked by `seed`. */
-typedef struct world_march_order {
-    const world *w;
-    const world_frame *f;
-    uint32_t from, to;
-} world_march_order;
-
-static inline world_march_order world_order_march(const world *w, const world_frame *f,
-                                                  uint64_t seed)
+static inline map_march world_order_march(const world *w, const world_frame *f, uint64_t seed)
 {
-    uint32_t army = (uint32_t)(world_dice(seed) % w->size.armies), width = w->size.width;
+    uint32_t army = (uint32_t)(strategy_dice(seed) % w->size.armies);
     uint32_t first = *dod_csr_row_begin(&f->by_army, army); /* armies are never empty */
     uint32_t from = regiment_columns(&f->regiments).location[first];
-    uint64_t r = world_dice(seed + 1);
-    long x = (long)(from % width) + (long)(r % 97) - 48;
-    long y = (long)(from / width) + (long)((r >> 16) % 97) - 48;
-    x = x < 0 ? 0 : x >= (long)width ? (long)width - 1 : x;
-    y = y < 0 ? 0 : y >= (long)w->size.height ? (long)w->size.height - 1 : y;
-    return (world_march_order){ w, f, from, (uint32_t)y * width + (uint32_t)x };
-}
-
-/* A march may enter the target and any cell that is not crowded. */
-static inline int world_may_enter(void *order, uint32_t cell)
-{
-    const world_march_order *o = (const world_march_order *)order;
-    return cell == o->to || dod_csr_row_len(&o->f->by_location, cell) <= o->w->crowd_limit;
-}
-
-/* The A* heuristic: grid (Chebyshev) distance, a lower bound since every step costs >= 1. */
-static inline float world_distance(void *order, uint32_t cell, uint32_t target)
-{
-    uint32_t width = ((const world_march_order *)order)->w->size.width;
-    uint32_t ax = cell % width, bx = target % width, ay = cell / width, by = target / width;
-    uint32_t dx = ax > bx ? ax - bx : bx - ax, dy = ay > by ? ay - by : by - ay;
-    return (float)(dx > dy ? dx : dy);
-}
-
-/* The cheapest route for the march into s->order (empty when the target cannot be reached). */
-static inline dod_status world_route(world_march_order *o, dod_graph_scratch *s,
-                                     dod_graph_route *route)
-{
-    dod_graph_path_desc d = { .weights = o->w->step_cost, .source = o->from, .target = o->to,
-                              .heuristic = world_distance, .heuristic_ctx = o,
-                              .filter = world_may_enter, .filter_ctx = o };
-    return dod_graph_path(&o->w->adjacency, &d, s, route);
+    return map_order_march(&w->map, &f->by_location, from, seed + 1);
 }
 
 #endif /* STRATEGY_WORLD_H */

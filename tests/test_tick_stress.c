@@ -75,7 +75,7 @@ static uint64_t fingerprint(const world_frame *f)
 {
     regiment_cols c = regiment_columns(&f->regiments);
     uint32_t n = dod_table_count(&f->regiments);
-    uint64_t h = world_dice(f->tick);
+    uint64_t h = strategy_dice(f->tick);
     h = hash_words(h, c.location, n);
     h = hash_words(h, c.army, n);
     h = hash_words(h, c.health, n);
@@ -120,24 +120,15 @@ static void check_armies(reader *r, const world_frame *f)
     }
 }
 
-/* What the step from -> to costs, or -1 when to is not a neighbour of from. */
-static float step_cost(const world *w, uint32_t from, uint32_t to)
-{
-    for (uint32_t k = w->adjacency.offsets[from]; k < w->adjacency.offsets[from + 1]; ++k)
-        if (w->adjacency.items[k] == to)
-            return w->step_cost[k];
-    return -1.0f;
-}
-
-static void check_route(reader *r, world_march_order *o, float cost)
+static void check_route(reader *r, map_march *o, float cost)
 {
     const uint32_t *p = r->scratch.order;
     uint32_t n = r->scratch.n_order;
     long bad = p[0] != o->from || p[n - 1] != o->to;
     float sum = 0.0f;
     for (uint32_t i = 0; i + 1 < n; ++i) {
-        float step = step_cost(o->w, p[i], p[i + 1]);
-        bad += step < 0.0f || !world_may_enter(o, p[i + 1]);
+        float step = map_step_cost(o->map, p[i], p[i + 1]);
+        bad += step < 0.0f || !map_may_enter(o, p[i + 1]);
         sum += step;
     }
     float diff = sum > cost ? sum - cost : cost - sum;
@@ -147,9 +138,9 @@ static void check_route(reader *r, world_march_order *o, float cost)
 static void check_routes(reader *r, const world_frame *f)
 {
     for (uint32_t k = 0; k < ROUTES_PER_FRAME; ++k) {
-        world_march_order o = world_order_march(&r->s->world, f, f->tick * 64 + r->id * 8 + k);
+        map_march o = world_order_march(&r->s->world, f, f->tick * 64 + r->id * 8 + k);
         dod_graph_route route;
-        if (world_route(&o, &r->scratch, &route) != DOD_OK) {
+        if (map_route(&o, &r->scratch, &route) != DOD_OK) {
             ++r->bad[CALLS];
             continue;
         }

@@ -78,14 +78,14 @@ static int timed_jobs(tick_bench *b, double *ms)
     int ok = world_army_report(f, b->strength, b->morale) == DOD_OK;
     double t1 = bench_now_ms();
     for (uint32_t k = 0; k < 4; ++k) {
-        world_march_order order = world_order_march(&b->world, f, f->tick * 4 + k);
+        map_march order = world_order_march(&b->world, f, f->tick * 4 + k);
         dod_graph_route route;
-        ok &= world_route(&order, &b->scratch, &route) == DOD_OK;
+        ok &= map_route(&order, &b->scratch, &route) == DOD_OK;
     }
     double t2 = bench_now_ms();
     float health;
     for (uint32_t k = 0; k < 256; ++k) {
-        uint64_t cell = world_dice(f->tick * 256 + k) % world_cells(&b->world);
+        uint64_t cell = strategy_dice(f->tick * 256 + k) % world_cells(&b->world);
         bench_sink += world_muster(f, (uint32_t)cell, &health);
     }
     double t3 = bench_now_ms();
