@@ -1,20 +1,9 @@
 /* bench_world: the world (dod/world.h, issue 13) against the seed's OOP baseline and a raw SoA
  * floor (seed_update.c), the common ECS benchmark scenarios (scenarios.c) and frag_iter
  * (frag.c). Sizes 64K and 1M entities, 15 passes, min and median ns per entity; JSON lines to
- * bench/results/world.jsonl; PASS/MISS per target. DOD_BENCH_QUICK=1: 64K only.
+ * bench/results/world.jsonl; PASS/MISS per target (bench_target). DOD_BENCH_QUICK=1: 64K only.
  * A timing miss is printed and recorded but exits 0; a wrong result exits 1. */
 #include "world_bench.h"
-
-/* The load average, so a figure can be read against what else the machine was doing. */
-static void print_load(const char *when)
-{
-    FILE *f = fopen("/proc/loadavg", "r");
-    char line[128];
-    if (f && fgets(line, sizeof line, f))
-        printf("load %s: %s", when, line);
-    if (f)
-        fclose(f);
-}
 
 int main(void)
 {
@@ -23,12 +12,10 @@ int main(void)
     int n_sizes = quick ? 1 : 2, passes = WB_MAX_PASSES;
     wb_open();
     printf("bench_world: %d passes%s\n", passes, quick ? " (quick: 64K only)" : "");
-    print_load("before");
     for (int i = 0; i < n_sizes; ++i)
         seed_update_bench(sizes[i], passes);
     for (int i = 0; i < n_sizes; ++i)
         scenarios_bench(sizes[i], passes, sizes[i] == WB_1M);
     frag_bench(passes);
-    print_load("after");
     return wb_close();
 }
