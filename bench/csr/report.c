@@ -157,7 +157,7 @@ void csr_targets(const csr_config *cfgs, int n)
                      "dod build / hack3 build (medians), worst of every dist at >= 65536 rows");
     if (snap.considered)
         bench_target("x", snap.worst, BENCH_AT_MOST, 1.25,
-                     "dod snapshot / memcpy of the same bytes (medians), worst of every size, dist");
+                     "dod snapshot / memcpy of the same bytes (medians), worst of every size");
     if (rebuild.considered)
         bench_target("allocs", rebuild.worst, BENCH_AT_MOST, 0.0,
                      "dod rebuild allocations, most of every size and dist");

@@ -10,7 +10,7 @@
  *   fwrite  the seed's promise: raw fwrite/fread of the two arrays (plus the two counts) into
  *           held buffers, no checks at all.
  * Appends to bench/results/csr.jsonl; targets (ratios of minima): dod save and load <= 1.2x the
- * raw fwrite/fread and load_full <= 2x the raw fread (a miss is reported, the exit code stays 0). */
+ * raw fwrite/fread and load_full <= 2x the raw fread (a miss is reported, exit status 0). */
 #include <dod/csr_io.h>
 #include <dod/csr_view.h>
 #include <stdlib.h>

@@ -240,12 +240,8 @@ void chart_csr_builds(const char *dir, const jl_file *csr, chart_list *out)
         if (k >= 0 && d >= 0)
             b.v[d][k] = jl_num(r, "x_hack3");
     }
-    gp g;
-    if (!gp_begin(&g, dir, "csr-builds.png", 1500, 640, "layout 1,1", title))
-        return;
-    fprintf(g.pipe, "set key outside right top\nset xlabel 'key distribution'\n");
-    gp_bars_plot(g.pipe, &b);
-    gp_end(&g, out);
+    gp_bars_chart(dir, "csr-builds.png", 1500, 640, title, "set xlabel 'key distribution'",
+                  &b, out);
 }
 
 /* The min ms of (op, variant, threads) at rows and dist, NaN when absent. */
@@ -336,7 +332,7 @@ void chart_csr_io(const char *dir, const jl_file *csr, chart_list *out)
     char title[256], count[32];
     gp_count_label(count, sizeof count, rows);
     snprintf(title, sizeof title, "Saving and loading the index, %s rows, to a file: "
-             " dod's format against a naive per-row loop and raw fwrite/fread\\n(ms, min of "
+             "dod's format against a naive per-row loop and raw fwrite/fread\\n(ms, min of "
              "the runs; load = fread + a header-checked view, load_full = dod_csr_load, every "
              "check)", count);
     static gp_bars b;
@@ -349,10 +345,5 @@ void chart_csr_io(const char *dir, const jl_file *csr, chart_list *out)
         if (d >= 0 && s >= 0)
             b.v[d][s] = jl_num(r, "ms_min");
     }
-    gp g;
-    if (!gp_begin(&g, dir, "csr-io.png", 1200, 600, "layout 1,1", title))
-        return;
-    fprintf(g.pipe, "set key outside right top\n");
-    gp_bars_plot(g.pipe, &b);
-    gp_end(&g, out);
+    gp_bars_chart(dir, "csr-io.png", 1200, 600, title, "", &b, out);
 }

@@ -28,18 +28,13 @@ void chart_world_update(const char *dir, const jl_file *world, chart_list *out)
         if (g >= 0 && s >= 0)
             b.v[g][s] = jl_num(r, "ns_min");
     }
-    gp g;
-    if (b.n_groups == 0 ||
-        !gp_begin(&g, dir, "world-update.png", 1200, 640, "layout 1,1",
+    gp_bars_chart(dir, "world-update.png", 1200, 640,
                   "The seed's update, position += movement over 3 entity types mixed 4:2:1: the "
                   "world against raw arrays and the OOP baseline\\n(ns per entity, min of the "
                   "passes; oop: a virtual update() per object, made with new or placed in "
                   "pages;\\nworld: fixed archetypes, world_chunked: 16 KiB blocks; raw: one "
-                  "plain array per field and type)"))
-        return;
-    fprintf(g.pipe, "set key outside right top\n");
-    gp_bars_plot(g.pipe, &b);
-    gp_end(&g, out);
+                  "plain array per field and type)",
+                  "", &b, out);
 }
 
 /* Every other timed op of the world suite, so new scenarios appear without an edit here. */
@@ -63,16 +58,11 @@ void chart_world_ops(const char *dir, const jl_file *world, chart_list *out)
         if (g >= 0 && s >= 0)
             b.v[g][s] = ns;
     }
-    gp g;
-    if (b.n_groups == 0 ||
-        !gp_begin(&g, dir, "world-ops.png", 1500, 680, "layout 1,1",
+    gp_bars_chart(dir, "world-ops.png", 1500, 680,
                   "The world's operations by entity count: spawn, despawn, get, move between "
                   "archetypes, iterate a query against a raw loop\\n(ns per entity, min of the "
-                  "passes; frag_iter: 26 archetypes of 20 entities)"))
-        return;
-    fprintf(g.pipe, "set key outside right top\nset xtics rotate by 30 right\nset bmargin 9\n");
-    gp_bars_plot(g.pipe, &b);
-    gp_end(&g, out);
+                  "passes; frag_iter: 26 archetypes of 20 entities)",
+                  "set xtics rotate by 30 right\nset bmargin 9", &b, out);
 }
 
 static int is_step(const jl_record *r)

@@ -240,3 +240,14 @@ void gp_bars_plot(FILE *g, const gp_bars *b)
                 b->reference_label ? b->reference_label : "");
     fprintf(g, "\n");
 }
+
+void gp_bars_chart(const char *results_dir, const char *file, int width, int height,
+                   const char *title, const char *setup, const gp_bars *b, chart_list *charts)
+{
+    gp g;
+    if (b->n_groups == 0 || !gp_begin(&g, results_dir, file, width, height, "layout 1,1", title))
+        return;
+    fprintf(g.pipe, "set key outside right top\n%s\n", setup);
+    gp_bars_plot(g.pipe, b);
+    gp_end(&g, charts);
+}

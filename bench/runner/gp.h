@@ -61,6 +61,10 @@ int gp_bars_series(gp_bars *b, const char *name);
 /* The same, drawn in the style of variant `style` (a key label that is not a variant name). */
 int gp_bars_series_as(gp_bars *b, const char *name, const char *style);
 void gp_bars_plot(FILE *g, const gp_bars *b);
+/* A whole chart of one bar panel, the key outside on the right: gp_begin, `setup` (more
+ * gnuplot settings, or ""), gp_bars_plot, gp_end. Nothing when b has no group. */
+void gp_bars_chart(const char *results_dir, const char *file, int width, int height,
+                   const char *title, const char *setup, const gp_bars *b, chart_list *charts);
 
 /* "64K", "1M", "520": a count as the charts label it. */
 void gp_count_label(char *out, size_t size, double n);

@@ -147,7 +147,7 @@ static const char *run_field(const tally *t, const char *key)
 static void print_terminal(const jl_file *f, const tally *t, const machine *m,
                            const char *summary_md)
 {
-    printf("== summary: %s run of %s; %s, %ld cores; %s\n", run_field(t, "run"),
+    printf("\n== summary: %s run of %s; %s, %ld cores; %s\n", run_field(t, "run"),
            run_field(t, "date"), m->cpu, m->cores, m->compiler);
     targets_table(stdout, f, 0);
     printf("\n");
