@@ -35,6 +35,15 @@ FILE *bench_begin(const char *suite, const char *results);
  * (main's exit status: 0, or 1 when a result was wrong; a MISS never changes it). */
 int bench_end(int status);
 
+/* printf-style arguments, checked by gcc and clang (MinGW's printf is its own: %zu as C99). */
+#if defined(__MINGW32__) && defined(__MINGW_PRINTF_FORMAT)
+#define BENCH_PRINTF(fmt, args) __attribute__((format(__MINGW_PRINTF_FORMAT, fmt, args)))
+#elif defined(__GNUC__)
+#define BENCH_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
+#else
+#define BENCH_PRINTF(fmt, args)
+#endif
+
 typedef enum bench_direction {
     BENCH_AT_MOST,  /* PASS when measured <= bound: times, ratios of times */
     BENCH_AT_LEAST  /* PASS when measured >= bound: speedups, savings */
@@ -46,9 +55,7 @@ typedef enum bench_direction {
  * make bench's summary reads. The name is printf-formatted. A NaN or negative measurement (a
  * ratio whose figures are missing) is a MISS. Returns 1 for PASS, 0 for MISS: a miss is
  * reported, it does not fail the program (timings on a shared machine are noisy). */
-#if defined(__GNUC__)
-__attribute__((format(printf, 5, 6)))
-#endif
+BENCH_PRINTF(5, 6)
 int bench_target(const char *unit, double measured, bench_direction direction, double bound,
                  const char *name, ...);
 

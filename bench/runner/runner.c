@@ -100,9 +100,7 @@ static int run_program(const char *program)
 }
 
 /* One JSON line (printf-formatted) appended to targets.jsonl, next to the targets. */
-#if defined(__GNUC__)
-__attribute__((format(printf, 2, 3)))
-#endif
+BENCH_PRINTF(2, 3)
 static void append_record(const char *results_dir, const char *format, ...)
 {
     char path[1024];
