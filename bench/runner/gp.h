@@ -39,7 +39,7 @@ void gp_log_axis(FILE *g, const char *axis, double lo, double hi, unsigned flags
 
 /* One panel of clustered bars: n_groups groups along x, each a bar per series, the value on
  * every bar; NaN leaves a bar out. */
-#define GP_BARS_GROUPS 32
+#define GP_BARS_GROUPS 64
 #define GP_BARS_SERIES 12
 typedef struct gp_bars {
     const char *title, *ylabel;
