@@ -298,13 +298,10 @@ static void report(const char *kind, const char *dist, double t[][WB_MAX_PASSES]
         double r_min = mins[v + 1] / mins[v], r_med = meds[v + 1] / meds[v];
         printf("  %-20s t%d  world / plain  min %.3f  median %.3f\n", names[v].op,
                names[v].threads, r_min, r_med);
-        char what[96];
-        snprintf(what, sizeof what, "%s %s %s t%d world / plain", names[v].op, kind, dist,
-                 names[v].threads);
-        if (v <= V_INDEX_PLAIN_T2)
-            wb_target(what, IX_ITEMS, r_min, 0, 1.2);
-        else if (v == V_RANDOM_PLAIN)
-            wb_target(what, IX_ITEMS, r_min, 0, 1.3);
+        if (v <= V_INDEX_PLAIN_T2 || v == V_RANDOM_PLAIN)
+            bench_target("x", r_min, BENCH_AT_MOST, v == V_RANDOM_PLAIN ? 1.3 : 1.2,
+                         "%s %s %s t%d world / plain (min), %u items", names[v].op, kind, dist,
+                         names[v].threads, (unsigned)IX_ITEMS);
     }
 }
 
