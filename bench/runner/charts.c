@@ -4,17 +4,6 @@
 #include <math.h>
 #include <string.h>
 
-double jl_max(const jl_file *f, jl_filter filter, const char *key)
-{
-    double m = NAN;
-    for (int i = 0; i < f->n; ++i) {
-        double v = jl_num(&f->r[i], key);
-        if (filter(&f->r[i]) && v == v && !(v <= m))
-            m = v;
-    }
-    return m;
-}
-
 static void read_results(jl_file *f, const char *dir, const char *name)
 {
     char path[1024];

@@ -19,8 +19,4 @@ void chart_world_ops(const char *dir, const jl_file *world, chart_list *out);
 void chart_soa(const char *dir, const jl_file *soa, chart_list *out);
 void chart_frames(const char *dir, const jl_file *frames, chart_list *out);
 
-/* The largest value of key over the records where `filter` holds (NaN when none). */
-typedef int (*jl_filter)(const jl_record *r);
-double jl_max(const jl_file *f, jl_filter filter, const char *key);
-
 #endif

@@ -138,3 +138,14 @@ int jl_is(const jl_record *r, const char *key, const char *value)
     const char *v = jl_str(r, key);
     return v && strcmp(v, value) == 0;
 }
+
+double jl_max(const jl_file *f, jl_filter filter, const char *key)
+{
+    double m = NAN;
+    for (int i = 0; i < f->n; ++i) {
+        double v = jl_num(&f->r[i], key);
+        if (filter(&f->r[i]) && v == v && !(v <= m))
+            m = v;
+    }
+    return m;
+}

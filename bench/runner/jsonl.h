@@ -26,4 +26,8 @@ const char *jl_str(const jl_record *r, const char *key); /* NULL when absent */
 double jl_num(const jl_record *r, const char *key);      /* NaN when absent or not a number */
 int jl_is(const jl_record *r, const char *key, const char *value); /* the value is exactly that */
 
+/* The largest value of key over the records where `filter` holds (NaN when none). */
+typedef int (*jl_filter)(const jl_record *r);
+double jl_max(const jl_file *f, jl_filter filter, const char *key);
+
 #endif

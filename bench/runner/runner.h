@@ -23,7 +23,7 @@ void charts_draw(const char *results_dir, chart_list *out);
  * number of suites that did not exit 0. */
 int summary_report(const char *results_dir, const chart_list *charts);
 
-/* results_dir/name into out. */
+/* paths.c: results_dir/name into out. */
 void results_path(char *out, size_t size, const char *results_dir, const char *name);
 /* path as a person reads it: relative to the working directory when it lies below it. */
 const char *shown_path(const char *path);
