@@ -21,11 +21,6 @@ enum op { OP_FRAME, OP_FRAME_GROUPED, OP_QUERY_RANDOM, OP_QUERY_RANDOM_GROUPED }
 static const char *op_name[N_OPS] = { "frame", "frame_grouped", "query_random",
                                       "query_random_grouped" };
 
-/* The hot fields of a regiment, as the gather lays them out: one 12-byte record per item in
- * row order, so a row's payload is one sequential run of memory. */
-struct hms {
-    float health, mood, speed;
-};
 
 typedef struct world {
     uint32_t n_rows, n_items;
@@ -35,7 +30,7 @@ typedef struct world {
     uint32_t *blob;       /* hack3: n_items */
     dod_csr csr[2];       /* dod at 1 and 2 threads (identical bytes) */
     dod_arena scratch[2]; /* their frame arenas: the build scratch lives there between frames */
-    struct hms *grouped;  /* health, mood, speed gathered into row order */
+    regiment_hms *grouped;  /* health, mood, speed gathered into row order */
     bench_counter counter;
     const dod_executor *exec[2];
 } world;
@@ -82,23 +77,11 @@ static double seed_query_random_prefetched(const uint32_t *offsets, const uint32
     return total;
 }
 
-/* The seed's query over one row of gathered payload: the same test, read sequentially. */
-static float grouped_row(const uint32_t *offsets, const struct hms *g, uint32_t row)
-{
-    float travel_budget = 0.0f;
-    for (uint32_t j = offsets[row], end = offsets[row + 1]; j < end; ++j) {
-        if (g[j].mood < 0.25f || g[j].health <= 0.0f)
-            continue;
-        travel_budget += g[j].speed;
-    }
-    return travel_budget;
-}
-
 static double grouped_all(const world *w, const dod_csr *c)
 {
     double total = 0;
     for (uint32_t r = 0; r < c->n_rows; ++r)
-        total += grouped_row(c->offsets, w->grouped, r);
+        total += grouped_query_row(c->offsets, w->grouped, r);
     return total;
 }
 
@@ -108,8 +91,8 @@ static double grouped_random(const world *w, const dod_csr *c, int prefetch)
     double total = 0;
     for (uint32_t k = 0; k < c->n_rows; ++k) {
         if (prefetch)
-            dod_csr_prefetch_rows(c, w->perm, c->n_rows, k, w->grouped, sizeof(struct hms));
-        total += grouped_row(c->offsets, w->grouped, w->perm[k]);
+            dod_csr_prefetch_rows(c, w->perm, c->n_rows, k, w->grouped, sizeof(regiment_hms));
+        total += grouped_query_row(c->offsets, w->grouped, w->perm[k]);
     }
     return total;
 }
@@ -132,7 +115,7 @@ static void dod_build(world *w, int t)
 static void dod_gather(world *w, int t)
 {
     const Regiment *g = w->regiments;
-    dod_csr_column col = { w->grouped, &g[0].health, sizeof *g, sizeof(struct hms) };
+    dod_csr_column col = { w->grouped, &g[0].health, sizeof *g, sizeof(regiment_hms) };
     if (dod_csr_gather(&w->csr[t], &col, 1, w->n_items, w->exec[t]) != DOD_OK) {
         bench_die("gather failed");
     }
@@ -235,7 +218,7 @@ void grouped_run(FILE *out, uint32_t n_rows, regiment_dist dist, int runs,
     w.perm = (uint32_t *)must_alloc((size_t)n_rows * sizeof *w.perm);
     w.offsets = (uint32_t *)must_alloc(((size_t)n_rows + 1) * sizeof *w.offsets);
     w.blob = (uint32_t *)must_alloc((size_t)w.n_items * sizeof *w.blob);
-    w.grouped = (struct hms *)must_alloc((size_t)w.n_items * sizeof(struct hms));
+    w.grouped = (regiment_hms *)must_alloc((size_t)w.n_items * sizeof(regiment_hms));
     regiments_generate(w.regiments, w.n_items, n_rows, dist);
     regiments_permutation(w.perm, n_rows, 777);
     dod_allocator a = bench_counter_allocator(&w.counter);
@@ -289,7 +272,7 @@ void grouped_run(FILE *out, uint32_t n_rows, regiment_dist dist, int runs,
         size_t bytes = v->dod ? dod_csr_bytes(&w.csr[t]) + dod_arena_capacity(&w.scratch[t])
                               : hack3_bytes(&w);
         if (v->op == OP_FRAME_GROUPED || v->op == OP_QUERY_RANDOM_GROUPED)
-            bytes += (size_t)w.n_items * sizeof(struct hms);
+            bytes += (size_t)w.n_items * sizeof(regiment_hms);
         enum op base = v->op == OP_FRAME_GROUPED ? OP_FRAME
                        : v->op == OP_QUERY_RANDOM_GROUPED ? OP_QUERY_RANDOM
                                                           : v->op;
