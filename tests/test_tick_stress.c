@@ -20,11 +20,8 @@
  * last frame. DOD_TEST_SCALE (a positive integer, default 1) multiplies the map's width, the
  * regiments, the armies and the ticks. */
 #include "../examples/strategy_world.h"
-#include <stdatomic.h>
-#include <string.h>
-#include "check.h"
 #include "thread.h"
-#include "thread_yield.h"
+#include "tick_stress.h"
 
 enum { READERS = 3, ROUTES_PER_FRAME = 4 };
 enum { INTACT, SEQ, INDEX, ORDER, REDUCE, ARMIES, ROUTES, CALLS, N_KINDS };
@@ -53,34 +50,17 @@ typedef struct reader {
     float *strength, *morale;
 } reader;
 
-static uint64_t hash_words(uint64_t h, const void *words, uint32_t n)
-{
-    const unsigned char *p = (const unsigned char *)words;
-    for (uint32_t i = 0; i < n; ++i) {
-        uint32_t v;
-        memcpy(&v, p + (size_t)i * 4, 4);
-        h = (h ^ v) * 0x100000001B3ull;
-    }
-    return h;
-}
-
-static uint64_t hash_index(uint64_t h, const dod_csr *idx)
-{
-    h = hash_words(h, idx->offsets, idx->n_rows + 1);
-    return hash_words(h, idx->items, idx->n_items);
-}
-
 /* Everything a frame holds, in one number. */
 static uint64_t fingerprint(const world_frame *f)
 {
     regiment_cols c = regiment_columns(&f->regiments);
     uint32_t n = dod_table_count(&f->regiments);
     uint64_t h = strategy_dice(f->tick);
-    h = hash_words(h, c.location, n);
-    h = hash_words(h, c.army, n);
-    h = hash_words(h, c.health, n);
-    h = hash_words(h, c.mood, n);
-    return hash_index(hash_index(h, &f->by_location), &f->by_army);
+    h = tick_hash_words(h, c.location, n);
+    h = tick_hash_words(h, c.army, n);
+    h = tick_hash_words(h, c.health, n);
+    h = tick_hash_words(h, c.mood, n);
+    return tick_hash_index(tick_hash_index(h, &f->by_location), &f->by_army);
 }
 
 /* ---- the readers' checks ---- */
@@ -120,21 +100,6 @@ static void check_armies(reader *r, const world_frame *f)
     }
 }
 
-static void check_route(reader *r, map_march *o, float cost)
-{
-    const uint32_t *p = r->scratch.order;
-    uint32_t n = r->scratch.n_order;
-    long bad = p[0] != o->from || p[n - 1] != o->to;
-    float sum = 0.0f;
-    for (uint32_t i = 0; i + 1 < n; ++i) {
-        float step = map_step_cost(o->map, p[i], p[i + 1]);
-        bad += step < 0.0f || !map_may_enter(o, p[i + 1]);
-        sum += step;
-    }
-    float diff = sum > cost ? sum - cost : cost - sum;
-    r->bad[ROUTES] += bad + (diff > 1e-3f * (1.0f + cost));
-}
-
 static void check_routes(reader *r, const world_frame *f)
 {
     for (uint32_t k = 0; k < ROUTES_PER_FRAME; ++k) {
@@ -148,12 +113,13 @@ static void check_routes(reader *r, const world_frame *f)
         if (r->scratch.n_order == 0)
             ++r->unreachable;
         else
-            check_route(r, &o, route.cost);
+            r->bad[ROUTES] += tick_route_faults(&r->scratch, &o, route.cost);
     }
 }
 
-static void check_frame(reader *r, const dod_frame *held)
+static void check_frame(void *arg, const dod_frame *held)
 {
+    reader *r = (reader *)arg;
     const world_frame *f = (const world_frame *)held->data;
     uint64_t recorded = r->s->fingerprint[held->seq];
     r->bad[SEQ] += f->tick != held->seq;
@@ -171,26 +137,8 @@ static void check_frame(reader *r, const dod_frame *held)
 static void reader_main(void *arg)
 {
     reader *r = (reader *)arg;
-    dod_frames *frames = r->s->ring.frames;
-    for (;;) {
-        /* `finished` first: a frame published before it was set is still seen below */
-        int finished = atomic_load(&r->s->finished);
-        if (dod_frames_latest_seq(frames) <= r->last_seq) {
-            if (finished)
-                return;
-            test_thread_yield();
-            continue;
-        }
-        dod_frame held = { 0 };
-        if (dod_frames_acquire(frames, &held) != DOD_OK) {
-            ++r->bad[CALLS];
-            return;
-        }
-        check_frame(r, &held);
-        r->last_seq = held.seq;
-        ++r->frames;
-        r->bad[CALLS] += dod_frames_release(frames, &held) != DOD_OK;
-    }
+    tick_read_frames(r->s->ring.frames, &r->s->finished, check_frame, r, &r->last_seq,
+                     &r->frames, &r->bad[CALLS]);
 }
 
 /* ---- the writer ---- */
@@ -199,11 +147,7 @@ static dod_status stress_tick(stress *s, uint64_t t, long *busy)
 {
     world_march(&s->world, t, 16);
     dod_frame next = { 0 };
-    dod_status st;
-    while ((st = dod_frames_begin(s->ring.frames, &next)) == DOD_E_BUSY) {
-        ++*busy;
-        test_thread_yield();
-    }
+    dod_status st = tick_begin(s->ring.frames, &next, busy);
     if (st != DOD_OK)
         return st;
     world_frame *f = (world_frame *)next.data;
@@ -240,13 +184,6 @@ static uint32_t start_readers(stress *s, reader *r)
     return READERS;
 }
 
-static void report_kind(int kind, long failures)
-{
-    if (failures)
-        fprintf(stderr, "  %s: %ld failed checks\n", kind_name[kind], failures);
-    check_report(failures == 0, __FILE__, __LINE__, kind_name[kind]);
-}
-
 /* Join the started readers, then one CHECK per kind of check over all of them. */
 static void finish_readers(stress *s, reader *r, uint32_t started)
 {
@@ -266,7 +203,7 @@ static void finish_readers(stress *s, reader *r, uint32_t started)
         free(r[i].morale);
     }
     for (int k = 0; k < N_KINDS; ++k)
-        report_kind(k, bad[k]);
+        tick_report_kind(kind_name[k], bad[k]);
     CHECK(routes > unreachable);
     printf("test_tick_stress: %u ticks, %ld frame reads by %d readers, %ld routes (%ld "
            "unreachable)\n", s->ticks, frames, READERS, routes, unreachable);
