@@ -1987,90 +1987,29 @@ dod_status dod_csr_build(dod_csr *csr, uint32_t n_rows, const void *keys, size_t
 #ifndef DOD_CSR_FORMAT_H
 #define DOD_CSR_FORMAT_H
 
+/* ---- src/common/file_format.h ---- */
+/* What every dod file shares (the saved index, docs/format.md, and the world file): fields
+ * little-endian on every host, the byte swaps a big-endian host makes, the 64-byte trailer
+ * with the CRC-32C of everything before it, and the checked reads from a FILE*. Not installed.
+ * Only the library's file code includes it (src/csr/csr_*.c, src/world/world_file*.c). */
+#ifndef DOD_FILE_FORMAT_H
+#define DOD_FILE_FORMAT_H
 
-#define DOD__CSR_HEADER_BYTES 64
-#define DOD__CSR_TRAILER_BYTES 64
-#define DOD__CSR_VERSION 1u
-/* Bytes handled per step when loading (read, checksum, check) and when saving (max, checksum,
- * write): small enough to stay in L2 between the passes, large enough that the system calls
- * do not show. Measured on the 2-core AMD EPYC dev machine (512 KiB L2 per core) with
- * bench_csr_io and a save-only loop to tmpfs: 256 KiB saved in 1.18x the raw fwrite, 64 KiB
- * in 1.22x. */
-#define DOD__CSR_CHUNK_BYTES 262144
+#include <stdio.h>
 
-/* Where everything lies for n_rows rows and n_items items (sizes in bytes, u64). */
-typedef struct dod__csr_layout {
-    uint32_t n_rows, n_items;
-    uint64_t items_pos, trailer_pos, file_bytes;
-} dod__csr_layout;
+/* The trailer closing every file: magic, a 64-bit value of the format's choosing (the saved
+ * index: its item bound; the world file: its live entities), zeros, and at bytes 60..63 the
+ * CRC-32C of every file byte before the trailer chained over trailer bytes 0..59. */
+#define DOD__FILE_TRAILER_BYTES 64
+/* Bytes handled per step when loading (read, checksum, check) and when saving (convert,
+ * checksum, write): small enough to stay in L2 between the passes, large enough that the
+ * system calls do not show. Measured on the 2-core AMD EPYC dev machine (512 KiB L2 per core)
+ * with bench_csr_io and a save-only loop to tmpfs: 256 KiB saved in 1.18x the raw fwrite,
+ * 64 KiB in 1.22x. */
+#define DOD__FILE_CHUNK_BYTES 262144
 
-/* The layout for n_rows (< UINT32_MAX) rows and n_items items, in u64 on every host. */
-dod__csr_layout dod__csr_layout_of(uint32_t n_rows, uint32_t n_items);
+/* ---- little-endian fields, on any host and any alignment ---- */
 
-/* The layout of an index to save: DOD_E_OVERFLOW when n_rows == UINT32_MAX or the file would
- * not fit size_t. */
-dod_status dod__csr_layout_for(uint32_t n_rows, uint32_t n_items, dod__csr_layout *out);
-
-void dod__csr_header_encode(const dod__csr_layout *l, unsigned char out[DOD__CSR_HEADER_BYTES]);
-
-/* Check every header field and its CRC; DOD_E_CORRUPT on any mismatch. The layout may describe
- * a file larger than size_t: the caller compares file_bytes with the input's length first (a
- * longer claim is a lie, DOD_E_CORRUPT on every host), then refuses what this host cannot hold
- * with DOD_E_OVERFLOW. */
-dod_status dod__csr_header_decode(const unsigned char in[DOD__CSR_HEADER_BYTES],
-                                  dod__csr_layout *out);
-
-/* The trailer for item_bound; crc_before_trailer is the CRC-32C of every file byte before it.
- * Bytes 0..59 are chained into it and the result stored in bytes 60..63. */
-void dod__csr_trailer_encode(uint64_t item_bound, uint32_t crc_before_trailer,
-                             unsigned char out[DOD__CSR_TRAILER_BYTES]);
-
-/* 1 when the 8 bytes at p are the trailer's magic. */
-int dod__csr_trailer_magic_ok(const unsigned char *p);
-
-/* Check the trailer's magic and zero bytes and that its CRC field equals the CRC of
- * everything before it (crc_before_trailer chained over trailer bytes 0..59). */
-dod_status dod__csr_trailer_decode(const unsigned char in[DOD__CSR_TRAILER_BYTES],
-                                   uint32_t crc_before_trailer, uint64_t *item_bound);
-
-/* Test hook: when set, the bulk arrays are converted as a big-endian host converts them
- * (each u32 byte-swapped between memory and disk), so the conversion path runs on any host.
- * Not thread-safe; only tests set it. */
-#ifdef DOD_TEST_SEAMS
-extern int dod__csr_force_swap;
-#endif
-/* 1 when the host (or the hook) needs each u32 of the arrays byte-swapped. */
-int dod__csr_swapping(void);
-/* dst may equal src (in place). */
-void dod__csr_swap_words(uint32_t *dst, const uint32_t *src, size_t n);
-
-/* The running checks over offsets and items, fed in pieces of host-order values. */
-typedef struct dod__csr_scan {
-    uint32_t prev_offset; /* last offset seen (the first must be 0) */
-    uint32_t max_item;
-    int bad;              /* an offset decreased, or offsets[0] != 0 */
-    int any_item;
-} dod__csr_scan;
-
-void dod__csr_scan_init(dod__csr_scan *s);
-void dod__csr_scan_offsets(dod__csr_scan *s, const uint32_t *o, size_t n, int first);
-void dod__csr_scan_items(dod__csr_scan *s, const uint32_t *items, size_t n);
-/* After every offset and item went through: DOD_OK or DOD_E_CORRUPT. */
-dod_status dod__csr_scan_finish(const dod__csr_scan *s, uint32_t n_items, uint64_t item_bound);
-/* 1 + the largest item seen, 0 when there was none (what dod_csr.item_bound holds). */
-uint64_t dod__csr_scan_bound(const dod__csr_scan *s);
-
-/* 1 when n bytes at p are all zero (the padding). */
-int dod__csr_all_zero(const unsigned char *p, size_t n);
-
-/* Validate a whole saved image in place without writing anything: header, padding, offsets,
- * items, trailer and CRC (the view's DOD_CSR_VIEW_VALIDATE_FULL and load_mem's first pass). Values are
- * byte-swapped on the way into the checks when dod__csr_swapping(). Gives the stored bound
- * and 1 + the largest item actually present (0 when none). */
-dod_status dod__csr_validate_image(const unsigned char *buf, size_t size, dod__csr_layout *l,
-                                   uint64_t *item_bound, uint64_t *max_bound);
-
-/* Little-endian field access independent of the host. */
 static inline uint32_t dod__get_le32(const unsigned char *p)
 {
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
@@ -2095,43 +2034,119 @@ static inline void dod__put_le64(unsigned char *p, uint64_t v)
     dod__put_le32(p + 4, (uint32_t)(v >> 32));
 }
 
+/* ---- byte order of the bulk arrays ---- */
+
+/* Test hook: when set, the bulk arrays are converted as a big-endian host converts them, so
+ * the conversion paths run on any host. Not thread-safe; only tests set it. */
+#ifdef DOD_TEST_SEAMS
+extern int dod__file_force_swap;
+#endif
+/* 1 when the host (or the hook) byte-swaps the bulk arrays between memory and disk. */
+int dod__file_swapping(void);
+
+/* Byte-swap n words of `word` bytes (1: a copy; 2, 4 or 8) from src to dst; dst may equal src
+ * (in place). Any alignment. */
+void dod__file_swap(void *dst, const void *src, size_t n, size_t word);
+
+/* 1 when n bytes at p are all zero (the padding). */
+int dod__file_all_zero(const unsigned char *p, size_t n);
+
+/* ---- the trailer ---- */
+
+/* The trailer holding `value`; crc_before is the CRC-32C of every file byte before it. */
+void dod__file_trailer_encode(uint64_t value, uint32_t crc_before,
+                              unsigned char out[DOD__FILE_TRAILER_BYTES]);
+
+/* 1 when the 8 bytes at p are the trailer's magic. */
+int dod__file_trailer_magic_ok(const unsigned char *p);
+
+/* Check the trailer's CRC (against crc_before chained over its bytes 0..59), magic and zero
+ * bytes, and give its value. DOD_E_CORRUPT on any mismatch. */
+dod_status dod__file_trailer_decode(const unsigned char in[DOD__FILE_TRAILER_BYTES],
+                                    uint32_t crc_before, uint64_t *value);
+
+/* ---- reading a FILE* ---- */
+
+/* All n bytes or an error: DOD_E_IO when the stream reports one, DOD_E_CORRUPT when it ends
+ * early (a truncated input). */
+dod_status dod__file_read_exact(FILE *f, void *dst, size_t n);
+
+/* Bytes left in a seekable stream from its position, or -1 when it cannot tell (a pipe, a
+ * terminal). Measure before the first read: seeking discards what stdio buffered. */
+long dod__file_remaining(FILE *f);
+
+/* A whole file of `total` bytes whose first head_bytes (<= total) the caller already read into
+ * `head`, read from f into one buffer from `alloc`: *buf (total bytes hold the file) and
+ * *cap (its allocation's size, for dod__free). measured: the stream was measured to hold the
+ * total (dod__file_remaining), so the buffer is allocated at once. Otherwise the stream may lie
+ * about `total` (a pipe), so the buffer starts at 4 KiB and doubles only when bytes fill it: a
+ * lie costs at most about three times the bytes that really arrived.
+ * DOD_E_CORRUPT (the stream ended early), DOD_E_IO, DOD_E_NOMEM; nothing is held on failure. */
+dod_status dod__file_read_staged(FILE *f, const dod_allocator *alloc, const unsigned char *head,
+                                 size_t head_bytes, size_t total, int measured,
+                                 unsigned char **buf, size_t *cap);
+
+#endif /* DOD_FILE_FORMAT_H */
+/* ---- end of src/common/file_format.h ---- */
+
+
+#define DOD__CSR_HEADER_BYTES 64
+#define DOD__CSR_VERSION 1u
+
+/* Where everything lies for n_rows rows and n_items items (sizes in bytes, u64). */
+typedef struct dod__csr_layout {
+    uint32_t n_rows, n_items;
+    uint64_t items_pos, trailer_pos, file_bytes;
+} dod__csr_layout;
+
+/* The layout for n_rows (< UINT32_MAX) rows and n_items items, in u64 on every host. */
+dod__csr_layout dod__csr_layout_of(uint32_t n_rows, uint32_t n_items);
+
+/* The layout of an index to save: DOD_E_OVERFLOW when n_rows == UINT32_MAX or the file would
+ * not fit size_t. */
+dod_status dod__csr_layout_for(uint32_t n_rows, uint32_t n_items, dod__csr_layout *out);
+
+void dod__csr_header_encode(const dod__csr_layout *l, unsigned char out[DOD__CSR_HEADER_BYTES]);
+
+/* Check every header field and its CRC; DOD_E_CORRUPT on any mismatch. The layout may describe
+ * a file larger than size_t: the caller compares file_bytes with the input's length first (a
+ * longer claim is a lie, DOD_E_CORRUPT on every host), then refuses what this host cannot hold
+ * with DOD_E_OVERFLOW. */
+dod_status dod__csr_header_decode(const unsigned char in[DOD__CSR_HEADER_BYTES],
+                                  dod__csr_layout *out);
+
+/* The trailer (src/common/file_format.h) holds the items' exclusive upper bound: at most 2^32. */
+dod_status dod__csr_trailer_decode(const unsigned char in[DOD__FILE_TRAILER_BYTES],
+                                   uint32_t crc_before_trailer, uint64_t *item_bound);
+
+/* The running checks over offsets and items, fed in pieces of host-order values. */
+typedef struct dod__csr_scan {
+    uint32_t prev_offset; /* last offset seen (the first must be 0) */
+    uint32_t max_item;
+    int bad;              /* an offset decreased, or offsets[0] != 0 */
+    int any_item;
+} dod__csr_scan;
+
+void dod__csr_scan_init(dod__csr_scan *s);
+void dod__csr_scan_offsets(dod__csr_scan *s, const uint32_t *o, size_t n, int first);
+void dod__csr_scan_items(dod__csr_scan *s, const uint32_t *items, size_t n);
+/* After every offset and item went through: DOD_OK or DOD_E_CORRUPT. */
+dod_status dod__csr_scan_finish(const dod__csr_scan *s, uint32_t n_items, uint64_t item_bound);
+/* 1 + the largest item seen, 0 when there was none (what dod_csr.item_bound holds). */
+uint64_t dod__csr_scan_bound(const dod__csr_scan *s);
+
+/* Validate a whole saved image in place without writing anything: header, padding, offsets,
+ * items, trailer and CRC (the view's DOD_CSR_VIEW_VALIDATE_FULL and load_mem's first pass). Values are
+ * byte-swapped on the way into the checks when dod__file_swapping(). Gives the stored bound
+ * and 1 + the largest item actually present (0 when none). */
+dod_status dod__csr_validate_image(const unsigned char *buf, size_t size, dod__csr_layout *l,
+                                   uint64_t *item_bound, uint64_t *max_bound);
+
 #endif /* DOD_CSR_FORMAT_H */
 /* ---- end of src/csr/csr_format.h ---- */
 
 
 static const unsigned char header_magic[8] = { 0x89, 'D', 'O', 'D', 'C', 'S', 'R', '\n' };
-static const unsigned char trailer_magic[8] = { 0x89, 'D', 'O', 'D', 'E', 'N', 'D', '\n' };
-
-#ifdef DOD_TEST_SEAMS
-int dod__csr_force_swap = 0;
-#  define FORCED_SWAP (dod__csr_force_swap != 0)
-#else
-#  define FORCED_SWAP 0
-#endif
-
-static int host_is_big_endian(void)
-{
-    const uint32_t one = 1;
-    unsigned char first;
-    memcpy(&first, &one, 1);
-    return first == 0;
-}
-
-int dod__csr_swapping(void)
-{
-    return host_is_big_endian() ^ FORCED_SWAP;
-}
-
-static uint32_t bswap32(uint32_t v)
-{
-    return (v >> 24) | ((v >> 8) & 0xFF00u) | ((v << 8) & 0xFF0000u) | (v << 24);
-}
-
-void dod__csr_swap_words(uint32_t *dst, const uint32_t *src, size_t n)
-{
-    for (size_t i = 0; i < n; ++i)
-        dst[i] = bswap32(src[i]);
-}
 
 static uint64_t align64(uint64_t n)
 {
@@ -2146,7 +2161,7 @@ dod__csr_layout dod__csr_layout_of(uint32_t n_rows, uint32_t n_items)
     /* Every term is below 2^35, so the u64 sums cannot overflow. */
     l.items_pos = align64(DOD__CSR_HEADER_BYTES + ((uint64_t)n_rows + 1) * 4u);
     l.trailer_pos = align64(l.items_pos + (uint64_t)n_items * 4u);
-    l.file_bytes = l.trailer_pos + DOD__CSR_TRAILER_BYTES;
+    l.file_bytes = l.trailer_pos + DOD__FILE_TRAILER_BYTES;
     return l;
 }
 
@@ -2196,38 +2211,14 @@ dod_status dod__csr_header_decode(const unsigned char in[DOD__CSR_HEADER_BYTES],
     return DOD_OK;
 }
 
-void dod__csr_trailer_encode(uint64_t item_bound, uint32_t crc_before_trailer,
-                             unsigned char out[DOD__CSR_TRAILER_BYTES])
-{
-    memset(out, 0, DOD__CSR_TRAILER_BYTES);
-    memcpy(out, trailer_magic, sizeof trailer_magic);
-    dod__put_le64(out + 8, item_bound);
-    dod__put_le32(out + 60, dod__crc32c(crc_before_trailer, out, 60));
-}
-
-int dod__csr_trailer_magic_ok(const unsigned char *p)
-{
-    return memcmp(p, trailer_magic, sizeof trailer_magic) == 0;
-}
-
-dod_status dod__csr_trailer_decode(const unsigned char in[DOD__CSR_TRAILER_BYTES],
+dod_status dod__csr_trailer_decode(const unsigned char in[DOD__FILE_TRAILER_BYTES],
                                    uint32_t crc_before_trailer, uint64_t *item_bound)
 {
-    DOD__REFUSE_IF(dod__get_le32(in + 60) != dod__crc32c(crc_before_trailer, in, 60),
-                   DOD_E_CORRUPT);
-    DOD__REFUSE_IF(!dod__csr_trailer_magic_ok(in), DOD_E_CORRUPT);
-    DOD__REFUSE_IF(!dod__csr_all_zero(in + 16, 44), DOD_E_CORRUPT);
-    *item_bound = dod__get_le64(in + 8);
+    dod_status st = dod__file_trailer_decode(in, crc_before_trailer, item_bound);
+    if (st != DOD_OK)
+        return st;
     DOD__REFUSE_IF(*item_bound > ((uint64_t)1 << 32), DOD_E_CORRUPT);
     return DOD_OK;
-}
-
-int dod__csr_all_zero(const unsigned char *p, size_t n)
-{
-    unsigned char acc = 0;
-    for (size_t i = 0; i < n; ++i)
-        acc |= p[i];
-    return acc == 0;
 }
 
 void dod__csr_scan_init(dod__csr_scan *s)
@@ -2305,7 +2296,7 @@ static void scan_array(const unsigned char *p, size_t count, int is_offsets, int
                        uint32_t *crc, dod__csr_scan *s)
 {
     uint32_t tmp[1024];
-    const size_t step = DOD__CSR_CHUNK_BYTES / 4;
+    const size_t step = DOD__FILE_CHUNK_BYTES / 4;
     for (size_t done = 0; done < count;) {
         size_t n = count - done < step ? count - done : step;
         *crc = dod__crc32c(*crc, p + done * 4, n * 4);
@@ -2316,7 +2307,7 @@ static void scan_array(const unsigned char *p, size_t count, int is_offsets, int
             if (swap || ((uintptr_t)src & 3) != 0) {
                 memcpy(tmp, src, m * 4);
                 if (swap)
-                    dod__csr_swap_words(tmp, tmp, m);
+                    dod__file_swap(tmp, tmp, m, 4);
                 vals = tmp;
             }
             if (is_offsets)
@@ -2342,12 +2333,12 @@ dod_status dod__csr_validate_image(const unsigned char *buf, size_t size, dod__c
     if (st != DOD_OK)
         return st;
     DOD__REFUSE_IF(l->file_bytes != size, DOD_E_CORRUPT);
-    const int swap = dod__csr_swapping();
+    const int swap = dod__file_swapping();
     const size_t off_end = DOD__CSR_HEADER_BYTES + ((size_t)l->n_rows + 1) * 4;
     const size_t items_end = (size_t)l->items_pos + (size_t)l->n_items * 4;
-    DOD__REFUSE_IF(!dod__csr_all_zero(buf + off_end, (size_t)l->items_pos - off_end),
+    DOD__REFUSE_IF(!dod__file_all_zero(buf + off_end, (size_t)l->items_pos - off_end),
                    DOD_E_CORRUPT);
-    DOD__REFUSE_IF(!dod__csr_all_zero(buf + items_end, (size_t)l->trailer_pos - items_end),
+    DOD__REFUSE_IF(!dod__file_all_zero(buf + items_end, (size_t)l->trailer_pos - items_end),
                    DOD_E_CORRUPT);
     uint32_t crc = dod__crc32c(0, buf, DOD__CSR_HEADER_BYTES);
     dod__csr_scan s;
@@ -2362,7 +2353,6 @@ dod_status dod__csr_validate_image(const unsigned char *buf, size_t size, dod__c
     *max_bound = dod__csr_scan_bound(&s);
     return dod__csr_scan_finish(&s, l->n_items, *item_bound);
 }
-#undef FORCED_SWAP
 /* ---- end of src/csr/csr_format.c ---- */
 
 /* ---- src/csr/csr_gather.c ---- */
@@ -2549,8 +2539,8 @@ static dod_status put(sink *s, const void *data, size_t n)
  * feed `scan` for their maximum. */
 static dod_status put_words(sink *s, const uint32_t *v, size_t n, dod__csr_scan *scan)
 {
-    const size_t step = DOD__CSR_CHUNK_BYTES / 4;
-    const int swap = dod__csr_swapping();
+    const size_t step = DOD__FILE_CHUNK_BYTES / 4;
+    const int swap = dod__file_swapping();
     for (size_t done = 0; done < n;) {
         size_t m = n - done < step ? n - done : step;
         if (scan)
@@ -2563,7 +2553,7 @@ static dod_status put_words(sink *s, const uint32_t *v, size_t n, dod__csr_scan 
             uint32_t tmp[1024];
             for (size_t k = 0; k < m;) {
                 size_t c = m - k < 1024 ? m - k : 1024;
-                dod__csr_swap_words(tmp, v + done + k, c);
+                dod__file_swap(tmp, v + done + k, c, 4);
                 dod_status st = put(s, tmp, c * 4);
                 if (st != DOD_OK)
                     return st;
@@ -2607,7 +2597,7 @@ static dod_status write_index(const dod_csr *csr, const dod__csr_layout *l, sink
         st = put(s, zeros, (size_t)l->trailer_pos - items_end);
     if (st != DOD_OK)
         return st;
-    dod__csr_trailer_encode(dod__csr_scan_bound(&scan), s->crc, block);
+    dod__file_trailer_encode(dod__csr_scan_bound(&scan), s->crc, block);
     return put(s, block, sizeof block);
 }
 
@@ -2666,37 +2656,29 @@ dod_status dod_csr_load_mem(dod_csr *csr, const void *buf, size_t size)
     uint32_t *items = dod__csr_next_items(csr, &fresh);
     memcpy(offsets, b + DOD__CSR_HEADER_BYTES, ((size_t)l.n_rows + 1) * 4);
     memcpy(items, b + l.items_pos, (size_t)l.n_items * 4);
-    if (dod__csr_swapping()) {
-        dod__csr_swap_words(offsets, offsets, (size_t)l.n_rows + 1);
-        dod__csr_swap_words(items, items, l.n_items);
+    if (dod__file_swapping()) {
+        dod__file_swap(offsets, offsets, (size_t)l.n_rows + 1, 4);
+        dod__file_swap(items, items, l.n_items, 4);
     }
     dod__csr_commit(csr, &fresh, l.n_rows, l.n_items);
     csr->item_bound = bound;
     return DOD_OK;
 }
 
-/* All n bytes or an error: a stream that ends early is a truncated (corrupt) input. */
-static dod_status read_exact(FILE *f, void *dst, size_t n)
-{
-    if (fread(dst, 1, n, f) == n)
-        return DOD_OK;
-    return ferror(f) ? DOD__FAIL(DOD_E_IO, "fread error") : DOD__FAIL(DOD_E_CORRUPT, "stream ended early");
-}
-
 /* Read n words into dst in pieces: checksum the disk bytes, convert, check. */
 static dod_status read_words(FILE *f, uint32_t *dst, size_t n, int is_offsets, uint32_t *crc,
                              dod__csr_scan *scan)
 {
-    const size_t step = DOD__CSR_CHUNK_BYTES / 4;
-    const int swap = dod__csr_swapping();
+    const size_t step = DOD__FILE_CHUNK_BYTES / 4;
+    const int swap = dod__file_swapping();
     for (size_t done = 0; done < n;) {
         size_t m = n - done < step ? n - done : step;
-        dod_status st = read_exact(f, dst + done, m * 4);
+        dod_status st = dod__file_read_exact(f, dst + done, m * 4);
         if (st != DOD_OK)
             return st;
         *crc = dod__crc32c(*crc, dst + done, m * 4);
         if (swap)
-            dod__csr_swap_words(dst + done, dst + done, m);
+            dod__file_swap(dst + done, dst + done, m, 4);
         if (is_offsets)
             dod__csr_scan_offsets(scan, dst + done, m, done == 0);
         else
@@ -2709,11 +2691,11 @@ static dod_status read_words(FILE *f, uint32_t *dst, size_t n, int is_offsets, u
 static dod_status read_padding(FILE *f, size_t n, uint32_t *crc)
 {
     unsigned char pad[64];
-    dod_status st = read_exact(f, pad, n);
+    dod_status st = dod__file_read_exact(f, pad, n);
     if (st != DOD_OK)
         return st;
     *crc = dod__crc32c(*crc, pad, n);
-    DOD__REFUSE_IF(!dod__csr_all_zero(pad, n), DOD_E_CORRUPT);
+    DOD__REFUSE_IF(!dod__file_all_zero(pad, n), DOD_E_CORRUPT);
     return DOD_OK;
 }
 
@@ -2731,9 +2713,9 @@ static dod_status read_body(FILE *f, const dod__csr_layout *l, uint32_t *offsets
         st = read_words(f, items, l->n_items, 0, &crc, &scan);
     if (st == DOD_OK)
         st = read_padding(f, (size_t)l->trailer_pos - items_end, &crc);
-    unsigned char trailer[DOD__CSR_TRAILER_BYTES];
+    unsigned char trailer[DOD__FILE_TRAILER_BYTES];
     if (st == DOD_OK)
-        st = read_exact(f, trailer, sizeof trailer);
+        st = dod__file_read_exact(f, trailer, sizeof trailer);
     uint64_t bound = 0;
     if (st == DOD_OK)
         st = dod__csr_trailer_decode(trailer, crc, &bound);
@@ -2777,56 +2759,24 @@ static dod_status load_direct(dod_csr *csr, FILE *f, const unsigned char *header
 static dod_status load_staged(dod_csr *csr, FILE *f, const unsigned char *header,
                               const dod__csr_layout *l)
 {
-    const size_t total = (size_t)l->file_bytes;
-    size_t cap = total < 4096 ? total : 4096, have = DOD__CSR_HEADER_BYTES;
-    unsigned char *buf = (unsigned char *)dod__alloc(&csr->alloc, cap);
-    DOD__REFUSE_IF(!buf, DOD_E_NOMEM);
-    memcpy(buf, header, DOD__CSR_HEADER_BYTES);
-    dod_status st = DOD_OK;
-    while (st == DOD_OK && have < total) {
-        if (have == cap) {
-            size_t grown = cap > total / 2 ? total : 2 * cap;
-            unsigned char *bigger = (unsigned char *)dod__alloc(&csr->alloc, grown);
-            if (!bigger) {
-                st = DOD__FAIL(DOD_E_NOMEM, "growing the staging buffer");
-                break;
-            }
-            memcpy(bigger, buf, have);
-            dod__free(&csr->alloc, buf, cap);
-            buf = bigger;
-            cap = grown;
-        }
-        size_t got = fread(buf + have, 1, cap - have, f);
-        have += got;
-        if (got == 0)
-            st = ferror(f) ? DOD__FAIL(DOD_E_IO, "fread error")
-                           : DOD__FAIL(DOD_E_CORRUPT, "stream ended early");
-    }
-    if (st == DOD_OK)
-        st = dod_csr_load_mem(csr, buf, total);
+    unsigned char *buf;
+    size_t cap;
+    dod_status st = dod__file_read_staged(f, &csr->alloc, header, DOD__CSR_HEADER_BYTES,
+                                          (size_t)l->file_bytes, 0, &buf, &cap);
+    if (st != DOD_OK)
+        return st;
+    st = dod_csr_load_mem(csr, buf, (size_t)l->file_bytes);
     dod__free(&csr->alloc, buf, cap);
     return st;
-}
-
-/* Bytes left in a seekable stream, or -1 when it cannot tell (a pipe, a terminal). */
-static long remaining_bytes(FILE *f)
-{
-    long pos = ftell(f);
-    if (pos < 0 || fseek(f, 0, SEEK_END) != 0)
-        return -1;
-    long end = ftell(f);
-    if (fseek(f, pos, SEEK_SET) != 0 || end < pos)
-        return -1;
-    return end - pos;
 }
 
 dod_status dod_csr_load(dod_csr *csr, FILE *f)
 {
     DOD__REFUSE_IF(!csr, DOD_E_INVALID);
     DOD__REFUSE_IF(!f, DOD_E_INVALID);
-    long left = remaining_bytes(f); /* measured first: seeking discards what stdio buffered */
+    long left = dod__file_remaining(f); /* measured first: seeking discards what stdio buffered */
     unsigned char header[DOD__CSR_HEADER_BYTES];
-    dod_status st = read_exact(f, header, sizeof header);
+    dod_status st = dod__file_read_exact(f, header, sizeof header);
     if (st != DOD_OK)
         return st;
     dod__csr_layout l;
@@ -3665,7 +3615,7 @@ void dod__csr_sort_rows(uint32_t *offsets, uint32_t *items, uint32_t n_rows, uin
 static dod_status open_cheap(const unsigned char *b, size_t size, dod_csr_view_validate level,
                              dod__csr_layout *l, uint64_t *bound)
 {
-    DOD__REFUSE_IF(size < DOD__CSR_HEADER_BYTES + DOD__CSR_TRAILER_BYTES, DOD_E_CORRUPT);
+    DOD__REFUSE_IF(size < DOD__CSR_HEADER_BYTES + DOD__FILE_TRAILER_BYTES, DOD_E_CORRUPT);
     if (level == DOD_CSR_VIEW_VALIDATE_HEADER) {
         dod_status st = dod__csr_header_decode(b, l);
         if (st != DOD_OK)
@@ -3679,7 +3629,7 @@ static dod_status open_cheap(const unsigned char *b, size_t size, dod_csr_view_v
     const unsigned char *t = b + l->trailer_pos;
     *bound = dod__get_le64(t + 8);
     if (level == DOD_CSR_VIEW_VALIDATE_HEADER) {
-        DOD__REFUSE_IF(!dod__csr_trailer_magic_ok(t), DOD_E_CORRUPT);
+        DOD__REFUSE_IF(!dod__file_trailer_magic_ok(t), DOD_E_CORRUPT);
         DOD__REFUSE_IF(*bound > ((uint64_t)1 << 32), DOD_E_CORRUPT);
     }
     return DOD_OK;
@@ -3690,7 +3640,7 @@ dod_status dod_csr_view_open(dod_csr_view *view, const void *buf, size_t size, d
     DOD__REFUSE_IF(!view, DOD_E_INVALID);
     DOD__REFUSE_IF(!buf, DOD_E_INVALID);
     DOD__REFUSE_IF(((uintptr_t)buf & 3) != 0, DOD_E_INVALID);
-    DOD__REFUSE_IF(dod__csr_swapping(), DOD_E_INVALID);
+    DOD__REFUSE_IF(dod__file_swapping(), DOD_E_INVALID);
     const unsigned char *b = (const unsigned char *)buf;
     dod__csr_layout l;
     uint64_t bound = 0;
@@ -4037,6 +3987,175 @@ void dod_threadpool_destroy(dod_threadpool *pool)
 }
 #undef START_THREAD
 /* ---- end of src/common/exec.c ---- */
+
+/* ---- src/common/file_format.c ---- */
+/* What every dod file shares: byte swaps, padding, the trailer and checked stream reads. */
+
+static const unsigned char trailer_magic[8] = { 0x89, 'D', 'O', 'D', 'E', 'N', 'D', '\n' };
+
+#ifdef DOD_TEST_SEAMS
+int dod__file_force_swap = 0;
+#  define FORCED_SWAP (dod__file_force_swap != 0)
+#else
+#  define FORCED_SWAP 0
+#endif
+
+static int host_is_big_endian(void)
+{
+    const uint32_t one = 1;
+    unsigned char first;
+    memcpy(&first, &one, 1);
+    return first == 0;
+}
+
+int dod__file_swapping(void)
+{
+    return host_is_big_endian() ^ FORCED_SWAP;
+}
+
+static uint16_t bswap16(uint16_t v)
+{
+    return (uint16_t)(v >> 8 | v << 8);
+}
+
+static uint32_t bswap32(uint32_t v)
+{
+    return (v >> 24) | ((v >> 8) & 0xFF00u) | ((v << 8) & 0xFF0000u) | (v << 24);
+}
+
+static uint64_t bswap64(uint64_t v)
+{
+    return (uint64_t)bswap32((uint32_t)v) << 32 | bswap32((uint32_t)(v >> 32));
+}
+
+void dod__file_swap(void *dst, const void *src, size_t n, size_t word)
+{
+    unsigned char *d = (unsigned char *)dst;
+    const unsigned char *s = (const unsigned char *)src;
+    switch (word) {
+    case 2:
+        for (size_t i = 0; i < n; ++i) {
+            uint16_t v;
+            memcpy(&v, s + 2 * i, 2);
+            v = bswap16(v);
+            memcpy(d + 2 * i, &v, 2);
+        }
+        return;
+    case 4:
+        for (size_t i = 0; i < n; ++i) {
+            uint32_t v;
+            memcpy(&v, s + 4 * i, 4);
+            v = bswap32(v);
+            memcpy(d + 4 * i, &v, 4);
+        }
+        return;
+    case 8:
+        for (size_t i = 0; i < n; ++i) {
+            uint64_t v;
+            memcpy(&v, s + 8 * i, 8);
+            v = bswap64(v);
+            memcpy(d + 8 * i, &v, 8);
+        }
+        return;
+    default:
+        DOD_ASSERT(word == 1);
+        if (d != s)
+            memmove(d, s, n);
+        return;
+    }
+}
+
+int dod__file_all_zero(const unsigned char *p, size_t n)
+{
+    unsigned char acc = 0;
+    for (size_t i = 0; i < n; ++i)
+        acc |= p[i];
+    return acc == 0;
+}
+
+void dod__file_trailer_encode(uint64_t value, uint32_t crc_before,
+                              unsigned char out[DOD__FILE_TRAILER_BYTES])
+{
+    memset(out, 0, DOD__FILE_TRAILER_BYTES);
+    memcpy(out, trailer_magic, sizeof trailer_magic);
+    dod__put_le64(out + 8, value);
+    dod__put_le32(out + 60, dod__crc32c(crc_before, out, 60));
+}
+
+int dod__file_trailer_magic_ok(const unsigned char *p)
+{
+    return memcmp(p, trailer_magic, sizeof trailer_magic) == 0;
+}
+
+dod_status dod__file_trailer_decode(const unsigned char in[DOD__FILE_TRAILER_BYTES],
+                                    uint32_t crc_before, uint64_t *value)
+{
+    DOD__REFUSE_IF(dod__get_le32(in + 60) != dod__crc32c(crc_before, in, 60), DOD_E_CORRUPT);
+    DOD__REFUSE_IF(!dod__file_trailer_magic_ok(in), DOD_E_CORRUPT);
+    DOD__REFUSE_IF(!dod__file_all_zero(in + 16, 44), DOD_E_CORRUPT);
+    *value = dod__get_le64(in + 8);
+    return DOD_OK;
+}
+
+dod_status dod__file_read_exact(FILE *f, void *dst, size_t n)
+{
+    if (fread(dst, 1, n, f) == n)
+        return DOD_OK;
+    return ferror(f) ? DOD__FAIL(DOD_E_IO, "fread error")
+                     : DOD__FAIL(DOD_E_CORRUPT, "stream ended early");
+}
+
+long dod__file_remaining(FILE *f)
+{
+    long pos = ftell(f);
+    if (pos < 0 || fseek(f, 0, SEEK_END) != 0)
+        return -1;
+    long end = ftell(f);
+    if (fseek(f, pos, SEEK_SET) != 0 || end < pos)
+        return -1;
+    return end - pos;
+}
+
+dod_status dod__file_read_staged(FILE *f, const dod_allocator *alloc, const unsigned char *head,
+                                 size_t head_bytes, size_t total, int measured,
+                                 unsigned char **out, size_t *out_cap)
+{
+    size_t cap = measured || total < 4096 ? total : 4096, have = head_bytes;
+    if (cap < head_bytes)
+        cap = head_bytes;
+    unsigned char *buf = (unsigned char *)dod__alloc(alloc, cap);
+    DOD__REFUSE_IF(!buf, DOD_E_NOMEM);
+    memcpy(buf, head, head_bytes);
+    dod_status st = DOD_OK;
+    while (st == DOD_OK && have < total) {
+        if (have == cap) {
+            size_t grown = cap > total / 2 ? total : 2 * cap;
+            unsigned char *bigger = (unsigned char *)dod__alloc(alloc, grown);
+            if (!bigger) {
+                st = DOD__FAIL(DOD_E_NOMEM, "growing the staging buffer");
+                break;
+            }
+            memcpy(bigger, buf, have);
+            dod__free(alloc, buf, cap);
+            buf = bigger;
+            cap = grown;
+        }
+        size_t got = fread(buf + have, 1, cap - have, f);
+        have += got;
+        if (got == 0)
+            st = ferror(f) ? DOD__FAIL(DOD_E_IO, "fread error")
+                           : DOD__FAIL(DOD_E_CORRUPT, "stream ended early");
+    }
+    if (st != DOD_OK) {
+        dod__free(alloc, buf, cap);
+        return st;
+    }
+    *out = buf;
+    *out_cap = cap;
+    return DOD_OK;
+}
+#undef FORCED_SWAP
+/* ---- end of src/common/file_format.c ---- */
 
 /* ---- src/common/file_map.c ---- */
 /* dod_file_map: a read-only mapping of a whole file (POSIX mmap, Win32 MapViewOfFile; elsewhere
