@@ -6072,6 +6072,14 @@ typedef struct dod__world_col { /* a column of an archetype */
                                     rather than scale `offset` (set with the end block) */
 } dod__world_col;
 
+/* What an archetype desc declares about its blocks, defaults filled in; all 0 for a fixed
+ * archetype, which ignores them (dod__world_blocks_declared). */
+typedef struct dod__world_blocks_decl {
+    uint32_t block_bytes;       /* the largest block */
+    uint32_t first_block_bytes; /* block 0 */
+    uint64_t memory_cap;        /* bytes; UINT64_MAX: no cap */
+} dod__world_blocks_decl;
+
 typedef struct dod__world_arch {
     dod__world_place *place; /* its entry of head.places (dod/world.h reads them): blocks,
                                 fields, shift, max_scale. The block list has n_blocks blocks:
@@ -6095,6 +6103,7 @@ typedef struct dod__world_arch {
     uint32_t blocks_cap;     /* entries of the block list */
     uint32_t max_blocks;     /* the memory cap (and the location bits) in blocks */
     int fixed;
+    dod__world_blocks_decl decl; /* as declared (the world file's directory) */
     size_t bytes0;           /* bytes of block 0 */
     unsigned char *first_block;
     uint64_t comp_bits[DOD_WORLD_MAX_COMPONENTS / 64];     /* the components it has */
@@ -6119,6 +6128,8 @@ struct dod_world {
                              (world_cmds_apply.c frees them once at the end) */
     size_t comp_size[DOD_WORLD_MAX_COMPONENTS]; /* every component's size (command buffers
                                                    check a set's size against it) */
+    size_t comp_align[DOD_WORLD_MAX_COMPONENTS];  /* and alignment */
+    uint64_t comp_name[DOD_WORLD_MAX_COMPONENTS]; /* dod__world_name_hash of its name */
     size_t row_bytes[DOD_WORLD_MAX_ARCHETYPES]; /* each archetype's components' sizes added
                                                    up: a command buffer's spawn payload */
 };
@@ -6193,6 +6204,18 @@ static inline unsigned char *dod__world_column(const dod__world_arch *a, uint32_
     return a->place->blocks[b] + (a->cols[col].offset << dod__world_block_scale(a, b));
 }
 
+/* Block n_open - 1 is a's end block (n_open > 0): the fields push and remove read. */
+static inline void dod__world_set_end(dod__world_arch *a)
+{
+    uint32_t b = a->n_open - 1;
+    a->end_block = a->place->blocks[b];
+    a->end_loc = (uint64_t)b << a->place->shift;
+    a->end_scale = dod__world_block_scale(a, b);
+    a->end_cap = dod__world_block_cap(a, b);
+    for (uint32_t k = 0; k < a->n_cols; ++k)
+        a->cols[k].end_offset = a->cols[k].offset << a->end_scale;
+}
+
 /* The address of row `row` of column `col` in the end block of a. */
 static inline unsigned char *dod__world_end_cell(const dod__world_arch *a, uint32_t col,
                                                  uint32_t row)
@@ -6209,11 +6232,19 @@ static inline dod_entity *dod__world_ids(unsigned char *block)
 /* The declaration (world_declaration.c). */
 
 /* A 64-bit fingerprint of what a desc declares, once create has checked it: every component's
- * size and align, and every archetype's component list, capacity, and (chunked) block size
- * and memory cap in blocks, with 0 fields made their defaults; the same on every platform.
- * Two worlds with equal fingerprints and equal counts of components and archetypes lay out
- * and behave alike: a command buffer, a snapshot or a file of one fits the other. */
+ * size, align and name (dod__world_name_hash), and every archetype's component list, capacity,
+ * and (chunked) block sizes and memory cap, with 0 fields made their defaults; the same on
+ * every platform. Two worlds with equal fingerprints and equal counts of components and
+ * archetypes lay out and behave alike: a command buffer, a snapshot or a file of one fits the
+ * other. */
 uint64_t dod__world_declaration_of(const dod_world_desc *d);
+
+/* FNV-1a (64 bits) of a component's name bytes, without the terminating zero; NULL hashes to
+ * 0, which no name reaches in practice ("" gives FNV's offset basis). */
+uint64_t dod__world_name_hash(const char *name);
+
+/* What archetype desc a declares about its blocks, defaults filled in. */
+dod__world_blocks_decl dod__world_blocks_declared(const dod_archetype_desc *a);
 
 /* The fingerprint of w's declaration, kept by create. */
 static inline uint64_t dod__world_declaration(const dod_world *w)
@@ -6257,6 +6288,10 @@ typedef struct dod__world_rows_room {
 } dod__world_rows_room;
 dod_status dod__world_prepare_rows(dod_world *w, dod__world_arch *a, uint32_t n,
                                    dod__world_rows_room *room);
+/* The same for blocks 0 .. blocks - 1 (blocks <= a->max_blocks): a has at least that many
+ * once installed. DOD_E_NOMEM, DOD_E_OVERFLOW. */
+dod_status dod__world_prepare_blocks(dod_world *w, dod__world_arch *a, uint32_t blocks,
+                                     dod__world_rows_room *room);
 void dod__world_install_rows(dod_world *w, dod__world_arch *a, const dod__world_rows_room *room);
 void dod__world_discard_rows(dod_world *w, const dod__world_arch *a,
                              const dod__world_rows_room *room);
@@ -6515,8 +6550,11 @@ dod_status dod_world_create(dod_world **out, const dod_world_desc *desc)
     w->head.n_components = desc->n_components;
     w->n_archetypes = desc->n_archetypes;
     w->declaration = dod__world_declaration_of(desc);
-    for (uint32_t c = 0; c < desc->n_components; ++c)
+    for (uint32_t c = 0; c < desc->n_components; ++c) {
         w->comp_size[c] = desc->components[c].size;
+        w->comp_align[c] = desc->components[c].align;
+        w->comp_name[c] = dod__world_name_hash(desc->components[c].name);
+    }
     for (uint32_t i = 0; i < desc->n_archetypes; ++i) /* fits: a block of rows was checked */
         for (uint32_t k = 0; k < desc->archetypes[i].n_components; ++k)
             w->row_bytes[i] += w->comp_size[desc->archetypes[i].components[k]];
@@ -6528,6 +6566,7 @@ dod_status dod_world_create(dod_world **out, const dod_world_desc *desc)
         dod__world_arch *a = &w->arch[i];
         a->place = &w->head.places[i];
         (void)layout_archetype(desc, &desc->archetypes[i], a); /* checked above */
+        a->decl = dod__world_blocks_declared(&desc->archetypes[i]);
         a->place->blocks = &a->first_block;
         a->blocks_cap = 1;
         a->place->fields = fields;
@@ -7392,7 +7431,8 @@ dod_status dod__cmds_plan(const dod_world *w, const dod_cmds *buffers, uint32_t 
 /* ---- src/world/world_declaration.c ---- */
 /* A world's declaration fingerprint: what dod_world_create made of its desc, as one 64-bit
  * value, so that "may this be applied to that world" is one comparison (command buffers, and
- * world snapshots and files). */
+ * world snapshots and files); the component names' hashes and the archetypes' declared blocks
+ * the world file's directory records. */
 
 /* FNV-1a over v's 8 bytes, least significant first: the same value on every platform. */
 static uint64_t declaration_mix(uint64_t h, uint64_t v)
@@ -7404,12 +7444,37 @@ static uint64_t declaration_mix(uint64_t h, uint64_t v)
     return h;
 }
 
+uint64_t dod__world_name_hash(const char *name)
+{
+    if (!name)
+        return 0;
+    uint64_t h = 0xCBF29CE484222325ull;
+    for (const unsigned char *p = (const unsigned char *)name; *p; ++p)
+        h = (h ^ *p) * 0x100000001B3ull;
+    return h;
+}
+
+dod__world_blocks_decl dod__world_blocks_declared(const dod_archetype_desc *a)
+{
+    dod__world_blocks_decl b = { 0, 0, 0 };
+    if (a->capacity)
+        return b; /* a fixed archetype ignores block_bytes, first_block_bytes and memory_cap */
+    b.block_bytes = a->block_bytes ? a->block_bytes : DOD_WORLD_BLOCK_BYTES;
+    b.first_block_bytes = a->first_block_bytes ? a->first_block_bytes
+                          : b.block_bytes < DOD_WORLD_FIRST_BLOCK_BYTES
+                              ? b.block_bytes
+                              : DOD_WORLD_FIRST_BLOCK_BYTES;
+    b.memory_cap = a->memory_cap ? (uint64_t)a->memory_cap : UINT64_MAX;
+    return b;
+}
+
 uint64_t dod__world_declaration_of(const dod_world_desc *d)
 {
     uint64_t h = declaration_mix(0xCBF29CE484222325ull, d->n_components);
     for (uint32_t c = 0; c < d->n_components; ++c) {
         h = declaration_mix(h, d->components[c].size);
         h = declaration_mix(h, d->components[c].align);
+        h = declaration_mix(h, dod__world_name_hash(d->components[c].name));
     }
     h = declaration_mix(h, d->n_archetypes);
     for (uint32_t i = 0; i < d->n_archetypes; ++i) {
@@ -7419,14 +7484,11 @@ uint64_t dod__world_declaration_of(const dod_world_desc *d)
             h = declaration_mix(h, a->components[k]);
         h = declaration_mix(h, a->capacity);
         if (a->capacity)
-            continue; /* a fixed archetype ignores block_bytes and memory_cap */
-        uint64_t block = a->block_bytes ? a->block_bytes : DOD_WORLD_BLOCK_BYTES;
-        uint64_t first = a->first_block_bytes ? a->first_block_bytes
-                         : block < DOD_WORLD_FIRST_BLOCK_BYTES ? block
-                                                               : DOD_WORLD_FIRST_BLOCK_BYTES;
-        h = declaration_mix(h, block);
-        h = declaration_mix(h, first);
-        h = declaration_mix(h, a->memory_cap ? (uint64_t)a->memory_cap : UINT64_MAX);
+            continue;
+        dod__world_blocks_decl b = dod__world_blocks_declared(a);
+        h = declaration_mix(h, b.block_bytes);
+        h = declaration_mix(h, b.first_block_bytes);
+        h = declaration_mix(h, b.memory_cap);
     }
     return h;
 }
@@ -7466,18 +7528,6 @@ static void release_slot(dod_world *w, uint32_t index)
     w->n_free++;
 }
 
-/* Block n_open - 1 is a's end block (n_open > 0). */
-static inline void set_end(dod__world_arch *a)
-{
-    uint32_t b = a->n_open - 1;
-    a->end_block = a->place->blocks[b];
-    a->end_loc = (uint64_t)b << a->place->shift;
-    a->end_scale = dod__world_block_scale(a, b);
-    a->end_cap = dod__world_block_cap(a, b);
-    for (uint32_t k = 0; k < a->n_cols; ++k)
-        a->cols[k].end_offset = a->cols[k].offset << a->end_scale;
-}
-
 /* Append a row to a (room reserved): its block (the end block, of scale a->end_scale) and
  * row; returns its location. */
 static inline uint64_t push_row(dod__world_arch *a, unsigned char **block, uint32_t *row)
@@ -7485,7 +7535,7 @@ static inline uint64_t push_row(dod__world_arch *a, unsigned char **block, uint3
     if (a->tail == a->end_cap) {
         a->n_open++;
         a->tail = 0;
-        set_end(a);
+        dod__world_set_end(a);
     }
     *row = a->tail++;
     a->n_rows++;
@@ -7515,7 +7565,7 @@ static inline void remove_row(dod_world *w, dod__world_arch *a, unsigned char *b
     if (--a->tail == 0) {
         if (a->n_open > 1) {
             a->n_open--;
-            set_end(a);
+            dod__world_set_end(a);
             a->tail = a->end_cap;
         }
         if (a->n_blocks > dod__world_used_blocks(a) + 1 && !w->keep_blocks)
@@ -8741,15 +8791,27 @@ static uint32_t grown_list(const dod__world_arch *a, uint32_t blocks)
 dod_status dod__world_prepare_rows(dod_world *w, dod__world_arch *a, uint32_t n,
                                    dod__world_rows_room *room)
 {
+    uint64_t rows = (uint64_t)a->n_rows + n;
+    if (rows <= a->rows_held) {
+        room->list = a->place->blocks;
+        room->list_cap = a->blocks_cap;
+        room->blocks = a->n_blocks;
+        return DOD_OK;
+    }
+    uint64_t need = dod__world_blocks_for_rows(a, rows);
+    DOD__REFUSE_IF(need > a->max_blocks, DOD_E_FULL);
+    return dod__world_prepare_blocks(w, a, (uint32_t)need, room);
+}
+
+dod_status dod__world_prepare_blocks(dod_world *w, dod__world_arch *a, uint32_t blocks,
+                                     dod__world_rows_room *room)
+{
+    DOD_ASSERT(blocks <= a->max_blocks);
     room->list = a->place->blocks;
     room->list_cap = a->blocks_cap;
     room->blocks = a->n_blocks;
-    uint64_t rows = (uint64_t)a->n_rows + n;
-    if (rows <= a->rows_held)
+    if (blocks <= a->n_blocks)
         return DOD_OK;
-    uint64_t need = dod__world_blocks_for_rows(a, rows);
-    DOD__REFUSE_IF(need > a->max_blocks, DOD_E_FULL);
-    uint32_t blocks = (uint32_t)need;
     unsigned char **list = a->place->blocks;
     uint32_t list_cap = a->blocks_cap;
     if (blocks > a->blocks_cap) {
