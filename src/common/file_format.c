@@ -25,21 +25,6 @@ int dod__file_swapping(void)
     return host_is_big_endian() ^ FORCED_SWAP;
 }
 
-static uint16_t bswap16(uint16_t v)
-{
-    return (uint16_t)(v >> 8 | v << 8);
-}
-
-static uint32_t bswap32(uint32_t v)
-{
-    return (v >> 24) | ((v >> 8) & 0xFF00u) | ((v << 8) & 0xFF0000u) | (v << 24);
-}
-
-static uint64_t bswap64(uint64_t v)
-{
-    return (uint64_t)bswap32((uint32_t)v) << 32 | bswap32((uint32_t)(v >> 32));
-}
-
 void dod__file_swap(void *dst, const void *src, size_t n, size_t word)
 {
     unsigned char *d = (unsigned char *)dst;
@@ -49,7 +34,7 @@ void dod__file_swap(void *dst, const void *src, size_t n, size_t word)
         for (size_t i = 0; i < n; ++i) {
             uint16_t v;
             memcpy(&v, s + 2 * i, 2);
-            v = bswap16(v);
+            v = dod__bswap16(v);
             memcpy(d + 2 * i, &v, 2);
         }
         return;
@@ -57,7 +42,7 @@ void dod__file_swap(void *dst, const void *src, size_t n, size_t word)
         for (size_t i = 0; i < n; ++i) {
             uint32_t v;
             memcpy(&v, s + 4 * i, 4);
-            v = bswap32(v);
+            v = dod__bswap32(v);
             memcpy(d + 4 * i, &v, 4);
         }
         return;
@@ -65,7 +50,7 @@ void dod__file_swap(void *dst, const void *src, size_t n, size_t word)
         for (size_t i = 0; i < n; ++i) {
             uint64_t v;
             memcpy(&v, s + 8 * i, 8);
-            v = bswap64(v);
+            v = dod__bswap64(v);
             memcpy(d + 8 * i, &v, 8);
         }
         return;

@@ -55,6 +55,21 @@ extern int dod__file_force_swap;
 /* 1 when the host (or the hook) byte-swaps the bulk arrays between memory and disk. */
 int dod__file_swapping(void);
 
+static inline uint16_t dod__bswap16(uint16_t v)
+{
+    return (uint16_t)(v >> 8 | v << 8);
+}
+
+static inline uint32_t dod__bswap32(uint32_t v)
+{
+    return (v >> 24) | ((v >> 8) & 0xFF00u) | ((v << 8) & 0xFF0000u) | (v << 24);
+}
+
+static inline uint64_t dod__bswap64(uint64_t v)
+{
+    return (uint64_t)dod__bswap32((uint32_t)v) << 32 | dod__bswap32((uint32_t)(v >> 32));
+}
+
 /* Byte-swap n words of `word` bytes (1: a copy; 2, 4 or 8) from src to dst; dst may equal src
  * (in place). Any alignment. */
 void dod__file_swap(void *dst, const void *src, size_t n, size_t word);

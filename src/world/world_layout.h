@@ -215,6 +215,13 @@ static inline uint64_t dod__world_declaration(const dod_world *w)
     return w->declaration;
 }
 
+/* 1 when a and b were created from the same declaration. */
+static inline int dod__world_same_declaration(const dod_world *a, const dod_world *b)
+{
+    return a->declaration == b->declaration && a->n_archetypes == b->n_archetypes &&
+           a->head.n_components == b->head.n_components;
+}
+
 /* Iteration (world_query.c). */
 
 /* Put *it on rows first_row .. first_row + n - 1 of block `block` of `archetype` (all in
@@ -276,6 +283,29 @@ void dod__world_discard_slots(const dod_world *w, uint64_t *fresh, uint32_t fres
 
 /* Free every block and the block list of a (the world is being destroyed). */
 void dod__world_free_blocks(dod_world *w, dod__world_arch *a);
+
+/* Replacing a world's contents wholesale: a copy, a load (world_replace.c). */
+
+/* What w needs before it takes other contents: an entity index of n_slots slots and blocks
+ * 0 .. blocks[i] - 1 of each archetype i (blocks[i] <= its max_blocks). */
+typedef struct dod__world_room {
+    uint64_t *slots;  /* a larger entity index, or NULL when the held one is large enough */
+    uint32_t slot_cap;
+    dod__world_rows_room rows[DOD_WORLD_MAX_ARCHETYPES];
+} dod__world_room;
+
+/* Allocate what w lacks, all or nothing (nothing when it holds enough; the blocks it holds
+ * past blocks[i] stay its own). DOD_E_NOMEM, DOD_E_OVERFLOW; on failure nothing changed. */
+dod_status dod__world_prepare_room(dod_world *w, uint32_t n_slots, const uint32_t *blocks,
+                                   dod__world_room *room);
+/* Make the room w's: its blocks, and the larger entity index (the old one's contents are not
+ * kept: the caller writes every slot). */
+void dod__world_install_room(dod_world *w, const dod__world_room *room);
+/* Give the room back (a later check failed). */
+void dod__world_discard_room(dod_world *w, const dod__world_room *room);
+/* a holds n_rows rows in blocks 0 .. n_open - 1 (held), `tail` of them in the last; n_open 0:
+ * no block is open (n_rows and tail 0). */
+void dod__world_set_rows(dod__world_arch *a, uint32_t n_rows, uint32_t n_open, uint32_t tail);
 
 /* Transitions (world_transitions.c). */
 
