@@ -1987,90 +1987,29 @@ dod_status dod_csr_build(dod_csr *csr, uint32_t n_rows, const void *keys, size_t
 #ifndef DOD_CSR_FORMAT_H
 #define DOD_CSR_FORMAT_H
 
+/* ---- src/common/file_format.h ---- */
+/* What every dod file shares (the saved index, docs/format.md, and the world file): fields
+ * little-endian on every host, the byte swaps a big-endian host makes, the 64-byte trailer
+ * with the CRC-32C of everything before it, and the checked reads from a FILE*. Not installed.
+ * Only the library's file code includes it (src/csr/csr_*.c, src/world/world_file*.c). */
+#ifndef DOD_FILE_FORMAT_H
+#define DOD_FILE_FORMAT_H
 
-#define DOD__CSR_HEADER_BYTES 64
-#define DOD__CSR_TRAILER_BYTES 64
-#define DOD__CSR_VERSION 1u
-/* Bytes handled per step when loading (read, checksum, check) and when saving (max, checksum,
- * write): small enough to stay in L2 between the passes, large enough that the system calls
- * do not show. Measured on the 2-core AMD EPYC dev machine (512 KiB L2 per core) with
- * bench_csr_io and a save-only loop to tmpfs: 256 KiB saved in 1.18x the raw fwrite, 64 KiB
- * in 1.22x. */
-#define DOD__CSR_CHUNK_BYTES 262144
+#include <stdio.h>
 
-/* Where everything lies for n_rows rows and n_items items (sizes in bytes, u64). */
-typedef struct dod__csr_layout {
-    uint32_t n_rows, n_items;
-    uint64_t items_pos, trailer_pos, file_bytes;
-} dod__csr_layout;
+/* The trailer closing every file: magic, a 64-bit value of the format's choosing (the saved
+ * index: its item bound; the world file: its live entities), zeros, and at bytes 60..63 the
+ * CRC-32C of every file byte before the trailer chained over trailer bytes 0..59. */
+#define DOD__FILE_TRAILER_BYTES 64
+/* Bytes handled per step when loading (read, checksum, check) and when saving (convert,
+ * checksum, write): small enough to stay in L2 between the passes, large enough that the
+ * system calls do not show. Measured on the 2-core AMD EPYC dev machine (512 KiB L2 per core)
+ * with bench_csr_io and a save-only loop to tmpfs: 256 KiB saved in 1.18x the raw fwrite,
+ * 64 KiB in 1.22x. */
+#define DOD__FILE_CHUNK_BYTES 262144
 
-/* The layout for n_rows (< UINT32_MAX) rows and n_items items, in u64 on every host. */
-dod__csr_layout dod__csr_layout_of(uint32_t n_rows, uint32_t n_items);
+/* ---- little-endian fields, on any host and any alignment ---- */
 
-/* The layout of an index to save: DOD_E_OVERFLOW when n_rows == UINT32_MAX or the file would
- * not fit size_t. */
-dod_status dod__csr_layout_for(uint32_t n_rows, uint32_t n_items, dod__csr_layout *out);
-
-void dod__csr_header_encode(const dod__csr_layout *l, unsigned char out[DOD__CSR_HEADER_BYTES]);
-
-/* Check every header field and its CRC; DOD_E_CORRUPT on any mismatch. The layout may describe
- * a file larger than size_t: the caller compares file_bytes with the input's length first (a
- * longer claim is a lie, DOD_E_CORRUPT on every host), then refuses what this host cannot hold
- * with DOD_E_OVERFLOW. */
-dod_status dod__csr_header_decode(const unsigned char in[DOD__CSR_HEADER_BYTES],
-                                  dod__csr_layout *out);
-
-/* The trailer for item_bound; crc_before_trailer is the CRC-32C of every file byte before it.
- * Bytes 0..59 are chained into it and the result stored in bytes 60..63. */
-void dod__csr_trailer_encode(uint64_t item_bound, uint32_t crc_before_trailer,
-                             unsigned char out[DOD__CSR_TRAILER_BYTES]);
-
-/* 1 when the 8 bytes at p are the trailer's magic. */
-int dod__csr_trailer_magic_ok(const unsigned char *p);
-
-/* Check the trailer's magic and zero bytes and that its CRC field equals the CRC of
- * everything before it (crc_before_trailer chained over trailer bytes 0..59). */
-dod_status dod__csr_trailer_decode(const unsigned char in[DOD__CSR_TRAILER_BYTES],
-                                   uint32_t crc_before_trailer, uint64_t *item_bound);
-
-/* Test hook: when set, the bulk arrays are converted as a big-endian host converts them
- * (each u32 byte-swapped between memory and disk), so the conversion path runs on any host.
- * Not thread-safe; only tests set it. */
-#ifdef DOD_TEST_SEAMS
-extern int dod__csr_force_swap;
-#endif
-/* 1 when the host (or the hook) needs each u32 of the arrays byte-swapped. */
-int dod__csr_swapping(void);
-/* dst may equal src (in place). */
-void dod__csr_swap_words(uint32_t *dst, const uint32_t *src, size_t n);
-
-/* The running checks over offsets and items, fed in pieces of host-order values. */
-typedef struct dod__csr_scan {
-    uint32_t prev_offset; /* last offset seen (the first must be 0) */
-    uint32_t max_item;
-    int bad;              /* an offset decreased, or offsets[0] != 0 */
-    int any_item;
-} dod__csr_scan;
-
-void dod__csr_scan_init(dod__csr_scan *s);
-void dod__csr_scan_offsets(dod__csr_scan *s, const uint32_t *o, size_t n, int first);
-void dod__csr_scan_items(dod__csr_scan *s, const uint32_t *items, size_t n);
-/* After every offset and item went through: DOD_OK or DOD_E_CORRUPT. */
-dod_status dod__csr_scan_finish(const dod__csr_scan *s, uint32_t n_items, uint64_t item_bound);
-/* 1 + the largest item seen, 0 when there was none (what dod_csr.item_bound holds). */
-uint64_t dod__csr_scan_bound(const dod__csr_scan *s);
-
-/* 1 when n bytes at p are all zero (the padding). */
-int dod__csr_all_zero(const unsigned char *p, size_t n);
-
-/* Validate a whole saved image in place without writing anything: header, padding, offsets,
- * items, trailer and CRC (the view's DOD_CSR_VIEW_VALIDATE_FULL and load_mem's first pass). Values are
- * byte-swapped on the way into the checks when dod__csr_swapping(). Gives the stored bound
- * and 1 + the largest item actually present (0 when none). */
-dod_status dod__csr_validate_image(const unsigned char *buf, size_t size, dod__csr_layout *l,
-                                   uint64_t *item_bound, uint64_t *max_bound);
-
-/* Little-endian field access independent of the host. */
 static inline uint32_t dod__get_le32(const unsigned char *p)
 {
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
@@ -2095,43 +2034,134 @@ static inline void dod__put_le64(unsigned char *p, uint64_t v)
     dod__put_le32(p + 4, (uint32_t)(v >> 32));
 }
 
+/* ---- byte order of the bulk arrays ---- */
+
+/* Test hook: when set, the bulk arrays are converted as a big-endian host converts them, so
+ * the conversion paths run on any host. Not thread-safe; only tests set it. */
+#ifdef DOD_TEST_SEAMS
+extern int dod__file_force_swap;
+#endif
+/* 1 when the host (or the hook) byte-swaps the bulk arrays between memory and disk. */
+int dod__file_swapping(void);
+
+static inline uint16_t dod__bswap16(uint16_t v)
+{
+    return (uint16_t)(v >> 8 | v << 8);
+}
+
+static inline uint32_t dod__bswap32(uint32_t v)
+{
+    return (v >> 24) | ((v >> 8) & 0xFF00u) | ((v << 8) & 0xFF0000u) | (v << 24);
+}
+
+static inline uint64_t dod__bswap64(uint64_t v)
+{
+    return (uint64_t)dod__bswap32((uint32_t)v) << 32 | dod__bswap32((uint32_t)(v >> 32));
+}
+
+/* Byte-swap n words of `word` bytes (1: a copy; 2, 4 or 8) from src to dst; dst may equal src
+ * (in place). Any alignment. */
+void dod__file_swap(void *dst, const void *src, size_t n, size_t word);
+
+/* 1 when n bytes at p are all zero (the padding). */
+int dod__file_all_zero(const unsigned char *p, size_t n);
+
+/* ---- the trailer ---- */
+
+/* The trailer holding `value`; crc_before is the CRC-32C of every file byte before it. */
+void dod__file_trailer_encode(uint64_t value, uint32_t crc_before,
+                              unsigned char out[DOD__FILE_TRAILER_BYTES]);
+
+/* 1 when the 8 bytes at p are the trailer's magic. */
+int dod__file_trailer_magic_ok(const unsigned char *p);
+
+/* Check the trailer's CRC (against crc_before chained over its bytes 0..59), magic and zero
+ * bytes, and give its value. DOD_E_CORRUPT on any mismatch. */
+dod_status dod__file_trailer_decode(const unsigned char in[DOD__FILE_TRAILER_BYTES],
+                                    uint32_t crc_before, uint64_t *value);
+
+/* ---- reading a FILE* ---- */
+
+/* All n bytes or an error: DOD_E_IO when the stream reports one, DOD_E_CORRUPT when it ends
+ * early (a truncated input). */
+dod_status dod__file_read_exact(FILE *f, void *dst, size_t n);
+
+/* Bytes left in a seekable stream from its position, or -1 when it cannot tell (a pipe, a
+ * terminal). Measure before the first read: seeking discards what stdio buffered. */
+long dod__file_remaining(FILE *f);
+
+/* A whole file of `total` bytes whose first head_bytes (<= total) the caller already read into
+ * `head`, read from f into one buffer from `alloc`: *buf (total bytes hold the file) and
+ * *cap (its allocation's size, for dod__free). measured: the stream was measured to hold the
+ * total (dod__file_remaining), so the buffer is allocated at once. Otherwise the stream may lie
+ * about `total` (a pipe), so the buffer starts at 4 KiB and doubles only when bytes fill it: a
+ * lie costs at most about three times the bytes that really arrived.
+ * DOD_E_CORRUPT (the stream ended early), DOD_E_IO, DOD_E_NOMEM; nothing is held on failure. */
+dod_status dod__file_read_staged(FILE *f, const dod_allocator *alloc, const unsigned char *head,
+                                 size_t head_bytes, size_t total, int measured,
+                                 unsigned char **buf, size_t *cap);
+
+#endif /* DOD_FILE_FORMAT_H */
+/* ---- end of src/common/file_format.h ---- */
+
+
+#define DOD__CSR_HEADER_BYTES 64
+#define DOD__CSR_VERSION 1u
+
+/* Where everything lies for n_rows rows and n_items items (sizes in bytes, u64). */
+typedef struct dod__csr_layout {
+    uint32_t n_rows, n_items;
+    uint64_t items_pos, trailer_pos, file_bytes;
+} dod__csr_layout;
+
+/* The layout for n_rows (< UINT32_MAX) rows and n_items items, in u64 on every host. */
+dod__csr_layout dod__csr_layout_of(uint32_t n_rows, uint32_t n_items);
+
+/* The layout of an index to save: DOD_E_OVERFLOW when n_rows == UINT32_MAX or the file would
+ * not fit size_t. */
+dod_status dod__csr_layout_for(uint32_t n_rows, uint32_t n_items, dod__csr_layout *out);
+
+void dod__csr_header_encode(const dod__csr_layout *l, unsigned char out[DOD__CSR_HEADER_BYTES]);
+
+/* Check every header field and its CRC; DOD_E_CORRUPT on any mismatch. The layout may describe
+ * a file larger than size_t: the caller compares file_bytes with the input's length first (a
+ * longer claim is a lie, DOD_E_CORRUPT on every host), then refuses what this host cannot hold
+ * with DOD_E_OVERFLOW. */
+dod_status dod__csr_header_decode(const unsigned char in[DOD__CSR_HEADER_BYTES],
+                                  dod__csr_layout *out);
+
+/* The trailer (src/common/file_format.h) holds the items' exclusive upper bound: at most 2^32. */
+dod_status dod__csr_trailer_decode(const unsigned char in[DOD__FILE_TRAILER_BYTES],
+                                   uint32_t crc_before_trailer, uint64_t *item_bound);
+
+/* The running checks over offsets and items, fed in pieces of host-order values. */
+typedef struct dod__csr_scan {
+    uint32_t prev_offset; /* last offset seen (the first must be 0) */
+    uint32_t max_item;
+    int bad;              /* an offset decreased, or offsets[0] != 0 */
+    int any_item;
+} dod__csr_scan;
+
+void dod__csr_scan_init(dod__csr_scan *s);
+void dod__csr_scan_offsets(dod__csr_scan *s, const uint32_t *o, size_t n, int first);
+void dod__csr_scan_items(dod__csr_scan *s, const uint32_t *items, size_t n);
+/* After every offset and item went through: DOD_OK or DOD_E_CORRUPT. */
+dod_status dod__csr_scan_finish(const dod__csr_scan *s, uint32_t n_items, uint64_t item_bound);
+/* 1 + the largest item seen, 0 when there was none (what dod_csr.item_bound holds). */
+uint64_t dod__csr_scan_bound(const dod__csr_scan *s);
+
+/* Validate a whole saved image in place without writing anything: header, padding, offsets,
+ * items, trailer and CRC (the view's DOD_CSR_VIEW_VALIDATE_FULL and load_mem's first pass). Values are
+ * byte-swapped on the way into the checks when dod__file_swapping(). Gives the stored bound
+ * and 1 + the largest item actually present (0 when none). */
+dod_status dod__csr_validate_image(const unsigned char *buf, size_t size, dod__csr_layout *l,
+                                   uint64_t *item_bound, uint64_t *max_bound);
+
 #endif /* DOD_CSR_FORMAT_H */
 /* ---- end of src/csr/csr_format.h ---- */
 
 
 static const unsigned char header_magic[8] = { 0x89, 'D', 'O', 'D', 'C', 'S', 'R', '\n' };
-static const unsigned char trailer_magic[8] = { 0x89, 'D', 'O', 'D', 'E', 'N', 'D', '\n' };
-
-#ifdef DOD_TEST_SEAMS
-int dod__csr_force_swap = 0;
-#  define FORCED_SWAP (dod__csr_force_swap != 0)
-#else
-#  define FORCED_SWAP 0
-#endif
-
-static int host_is_big_endian(void)
-{
-    const uint32_t one = 1;
-    unsigned char first;
-    memcpy(&first, &one, 1);
-    return first == 0;
-}
-
-int dod__csr_swapping(void)
-{
-    return host_is_big_endian() ^ FORCED_SWAP;
-}
-
-static uint32_t bswap32(uint32_t v)
-{
-    return (v >> 24) | ((v >> 8) & 0xFF00u) | ((v << 8) & 0xFF0000u) | (v << 24);
-}
-
-void dod__csr_swap_words(uint32_t *dst, const uint32_t *src, size_t n)
-{
-    for (size_t i = 0; i < n; ++i)
-        dst[i] = bswap32(src[i]);
-}
 
 static uint64_t align64(uint64_t n)
 {
@@ -2146,7 +2176,7 @@ dod__csr_layout dod__csr_layout_of(uint32_t n_rows, uint32_t n_items)
     /* Every term is below 2^35, so the u64 sums cannot overflow. */
     l.items_pos = align64(DOD__CSR_HEADER_BYTES + ((uint64_t)n_rows + 1) * 4u);
     l.trailer_pos = align64(l.items_pos + (uint64_t)n_items * 4u);
-    l.file_bytes = l.trailer_pos + DOD__CSR_TRAILER_BYTES;
+    l.file_bytes = l.trailer_pos + DOD__FILE_TRAILER_BYTES;
     return l;
 }
 
@@ -2196,38 +2226,14 @@ dod_status dod__csr_header_decode(const unsigned char in[DOD__CSR_HEADER_BYTES],
     return DOD_OK;
 }
 
-void dod__csr_trailer_encode(uint64_t item_bound, uint32_t crc_before_trailer,
-                             unsigned char out[DOD__CSR_TRAILER_BYTES])
-{
-    memset(out, 0, DOD__CSR_TRAILER_BYTES);
-    memcpy(out, trailer_magic, sizeof trailer_magic);
-    dod__put_le64(out + 8, item_bound);
-    dod__put_le32(out + 60, dod__crc32c(crc_before_trailer, out, 60));
-}
-
-int dod__csr_trailer_magic_ok(const unsigned char *p)
-{
-    return memcmp(p, trailer_magic, sizeof trailer_magic) == 0;
-}
-
-dod_status dod__csr_trailer_decode(const unsigned char in[DOD__CSR_TRAILER_BYTES],
+dod_status dod__csr_trailer_decode(const unsigned char in[DOD__FILE_TRAILER_BYTES],
                                    uint32_t crc_before_trailer, uint64_t *item_bound)
 {
-    DOD__REFUSE_IF(dod__get_le32(in + 60) != dod__crc32c(crc_before_trailer, in, 60),
-                   DOD_E_CORRUPT);
-    DOD__REFUSE_IF(!dod__csr_trailer_magic_ok(in), DOD_E_CORRUPT);
-    DOD__REFUSE_IF(!dod__csr_all_zero(in + 16, 44), DOD_E_CORRUPT);
-    *item_bound = dod__get_le64(in + 8);
+    dod_status st = dod__file_trailer_decode(in, crc_before_trailer, item_bound);
+    if (st != DOD_OK)
+        return st;
     DOD__REFUSE_IF(*item_bound > ((uint64_t)1 << 32), DOD_E_CORRUPT);
     return DOD_OK;
-}
-
-int dod__csr_all_zero(const unsigned char *p, size_t n)
-{
-    unsigned char acc = 0;
-    for (size_t i = 0; i < n; ++i)
-        acc |= p[i];
-    return acc == 0;
 }
 
 void dod__csr_scan_init(dod__csr_scan *s)
@@ -2305,7 +2311,7 @@ static void scan_array(const unsigned char *p, size_t count, int is_offsets, int
                        uint32_t *crc, dod__csr_scan *s)
 {
     uint32_t tmp[1024];
-    const size_t step = DOD__CSR_CHUNK_BYTES / 4;
+    const size_t step = DOD__FILE_CHUNK_BYTES / 4;
     for (size_t done = 0; done < count;) {
         size_t n = count - done < step ? count - done : step;
         *crc = dod__crc32c(*crc, p + done * 4, n * 4);
@@ -2316,7 +2322,7 @@ static void scan_array(const unsigned char *p, size_t count, int is_offsets, int
             if (swap || ((uintptr_t)src & 3) != 0) {
                 memcpy(tmp, src, m * 4);
                 if (swap)
-                    dod__csr_swap_words(tmp, tmp, m);
+                    dod__file_swap(tmp, tmp, m, 4);
                 vals = tmp;
             }
             if (is_offsets)
@@ -2342,12 +2348,12 @@ dod_status dod__csr_validate_image(const unsigned char *buf, size_t size, dod__c
     if (st != DOD_OK)
         return st;
     DOD__REFUSE_IF(l->file_bytes != size, DOD_E_CORRUPT);
-    const int swap = dod__csr_swapping();
+    const int swap = dod__file_swapping();
     const size_t off_end = DOD__CSR_HEADER_BYTES + ((size_t)l->n_rows + 1) * 4;
     const size_t items_end = (size_t)l->items_pos + (size_t)l->n_items * 4;
-    DOD__REFUSE_IF(!dod__csr_all_zero(buf + off_end, (size_t)l->items_pos - off_end),
+    DOD__REFUSE_IF(!dod__file_all_zero(buf + off_end, (size_t)l->items_pos - off_end),
                    DOD_E_CORRUPT);
-    DOD__REFUSE_IF(!dod__csr_all_zero(buf + items_end, (size_t)l->trailer_pos - items_end),
+    DOD__REFUSE_IF(!dod__file_all_zero(buf + items_end, (size_t)l->trailer_pos - items_end),
                    DOD_E_CORRUPT);
     uint32_t crc = dod__crc32c(0, buf, DOD__CSR_HEADER_BYTES);
     dod__csr_scan s;
@@ -2362,7 +2368,6 @@ dod_status dod__csr_validate_image(const unsigned char *buf, size_t size, dod__c
     *max_bound = dod__csr_scan_bound(&s);
     return dod__csr_scan_finish(&s, l->n_items, *item_bound);
 }
-#undef FORCED_SWAP
 /* ---- end of src/csr/csr_format.c ---- */
 
 /* ---- src/csr/csr_gather.c ---- */
@@ -2549,8 +2554,8 @@ static dod_status put(sink *s, const void *data, size_t n)
  * feed `scan` for their maximum. */
 static dod_status put_words(sink *s, const uint32_t *v, size_t n, dod__csr_scan *scan)
 {
-    const size_t step = DOD__CSR_CHUNK_BYTES / 4;
-    const int swap = dod__csr_swapping();
+    const size_t step = DOD__FILE_CHUNK_BYTES / 4;
+    const int swap = dod__file_swapping();
     for (size_t done = 0; done < n;) {
         size_t m = n - done < step ? n - done : step;
         if (scan)
@@ -2563,7 +2568,7 @@ static dod_status put_words(sink *s, const uint32_t *v, size_t n, dod__csr_scan 
             uint32_t tmp[1024];
             for (size_t k = 0; k < m;) {
                 size_t c = m - k < 1024 ? m - k : 1024;
-                dod__csr_swap_words(tmp, v + done + k, c);
+                dod__file_swap(tmp, v + done + k, c, 4);
                 dod_status st = put(s, tmp, c * 4);
                 if (st != DOD_OK)
                     return st;
@@ -2607,7 +2612,7 @@ static dod_status write_index(const dod_csr *csr, const dod__csr_layout *l, sink
         st = put(s, zeros, (size_t)l->trailer_pos - items_end);
     if (st != DOD_OK)
         return st;
-    dod__csr_trailer_encode(dod__csr_scan_bound(&scan), s->crc, block);
+    dod__file_trailer_encode(dod__csr_scan_bound(&scan), s->crc, block);
     return put(s, block, sizeof block);
 }
 
@@ -2666,37 +2671,29 @@ dod_status dod_csr_load_mem(dod_csr *csr, const void *buf, size_t size)
     uint32_t *items = dod__csr_next_items(csr, &fresh);
     memcpy(offsets, b + DOD__CSR_HEADER_BYTES, ((size_t)l.n_rows + 1) * 4);
     memcpy(items, b + l.items_pos, (size_t)l.n_items * 4);
-    if (dod__csr_swapping()) {
-        dod__csr_swap_words(offsets, offsets, (size_t)l.n_rows + 1);
-        dod__csr_swap_words(items, items, l.n_items);
+    if (dod__file_swapping()) {
+        dod__file_swap(offsets, offsets, (size_t)l.n_rows + 1, 4);
+        dod__file_swap(items, items, l.n_items, 4);
     }
     dod__csr_commit(csr, &fresh, l.n_rows, l.n_items);
     csr->item_bound = bound;
     return DOD_OK;
 }
 
-/* All n bytes or an error: a stream that ends early is a truncated (corrupt) input. */
-static dod_status read_exact(FILE *f, void *dst, size_t n)
-{
-    if (fread(dst, 1, n, f) == n)
-        return DOD_OK;
-    return ferror(f) ? DOD__FAIL(DOD_E_IO, "fread error") : DOD__FAIL(DOD_E_CORRUPT, "stream ended early");
-}
-
 /* Read n words into dst in pieces: checksum the disk bytes, convert, check. */
 static dod_status read_words(FILE *f, uint32_t *dst, size_t n, int is_offsets, uint32_t *crc,
                              dod__csr_scan *scan)
 {
-    const size_t step = DOD__CSR_CHUNK_BYTES / 4;
-    const int swap = dod__csr_swapping();
+    const size_t step = DOD__FILE_CHUNK_BYTES / 4;
+    const int swap = dod__file_swapping();
     for (size_t done = 0; done < n;) {
         size_t m = n - done < step ? n - done : step;
-        dod_status st = read_exact(f, dst + done, m * 4);
+        dod_status st = dod__file_read_exact(f, dst + done, m * 4);
         if (st != DOD_OK)
             return st;
         *crc = dod__crc32c(*crc, dst + done, m * 4);
         if (swap)
-            dod__csr_swap_words(dst + done, dst + done, m);
+            dod__file_swap(dst + done, dst + done, m, 4);
         if (is_offsets)
             dod__csr_scan_offsets(scan, dst + done, m, done == 0);
         else
@@ -2709,11 +2706,11 @@ static dod_status read_words(FILE *f, uint32_t *dst, size_t n, int is_offsets, u
 static dod_status read_padding(FILE *f, size_t n, uint32_t *crc)
 {
     unsigned char pad[64];
-    dod_status st = read_exact(f, pad, n);
+    dod_status st = dod__file_read_exact(f, pad, n);
     if (st != DOD_OK)
         return st;
     *crc = dod__crc32c(*crc, pad, n);
-    DOD__REFUSE_IF(!dod__csr_all_zero(pad, n), DOD_E_CORRUPT);
+    DOD__REFUSE_IF(!dod__file_all_zero(pad, n), DOD_E_CORRUPT);
     return DOD_OK;
 }
 
@@ -2731,9 +2728,9 @@ static dod_status read_body(FILE *f, const dod__csr_layout *l, uint32_t *offsets
         st = read_words(f, items, l->n_items, 0, &crc, &scan);
     if (st == DOD_OK)
         st = read_padding(f, (size_t)l->trailer_pos - items_end, &crc);
-    unsigned char trailer[DOD__CSR_TRAILER_BYTES];
+    unsigned char trailer[DOD__FILE_TRAILER_BYTES];
     if (st == DOD_OK)
-        st = read_exact(f, trailer, sizeof trailer);
+        st = dod__file_read_exact(f, trailer, sizeof trailer);
     uint64_t bound = 0;
     if (st == DOD_OK)
         st = dod__csr_trailer_decode(trailer, crc, &bound);
@@ -2777,56 +2774,24 @@ static dod_status load_direct(dod_csr *csr, FILE *f, const unsigned char *header
 static dod_status load_staged(dod_csr *csr, FILE *f, const unsigned char *header,
                               const dod__csr_layout *l)
 {
-    const size_t total = (size_t)l->file_bytes;
-    size_t cap = total < 4096 ? total : 4096, have = DOD__CSR_HEADER_BYTES;
-    unsigned char *buf = (unsigned char *)dod__alloc(&csr->alloc, cap);
-    DOD__REFUSE_IF(!buf, DOD_E_NOMEM);
-    memcpy(buf, header, DOD__CSR_HEADER_BYTES);
-    dod_status st = DOD_OK;
-    while (st == DOD_OK && have < total) {
-        if (have == cap) {
-            size_t grown = cap > total / 2 ? total : 2 * cap;
-            unsigned char *bigger = (unsigned char *)dod__alloc(&csr->alloc, grown);
-            if (!bigger) {
-                st = DOD__FAIL(DOD_E_NOMEM, "growing the staging buffer");
-                break;
-            }
-            memcpy(bigger, buf, have);
-            dod__free(&csr->alloc, buf, cap);
-            buf = bigger;
-            cap = grown;
-        }
-        size_t got = fread(buf + have, 1, cap - have, f);
-        have += got;
-        if (got == 0)
-            st = ferror(f) ? DOD__FAIL(DOD_E_IO, "fread error")
-                           : DOD__FAIL(DOD_E_CORRUPT, "stream ended early");
-    }
-    if (st == DOD_OK)
-        st = dod_csr_load_mem(csr, buf, total);
+    unsigned char *buf;
+    size_t cap;
+    dod_status st = dod__file_read_staged(f, &csr->alloc, header, DOD__CSR_HEADER_BYTES,
+                                          (size_t)l->file_bytes, 0, &buf, &cap);
+    if (st != DOD_OK)
+        return st;
+    st = dod_csr_load_mem(csr, buf, (size_t)l->file_bytes);
     dod__free(&csr->alloc, buf, cap);
     return st;
-}
-
-/* Bytes left in a seekable stream, or -1 when it cannot tell (a pipe, a terminal). */
-static long remaining_bytes(FILE *f)
-{
-    long pos = ftell(f);
-    if (pos < 0 || fseek(f, 0, SEEK_END) != 0)
-        return -1;
-    long end = ftell(f);
-    if (fseek(f, pos, SEEK_SET) != 0 || end < pos)
-        return -1;
-    return end - pos;
 }
 
 dod_status dod_csr_load(dod_csr *csr, FILE *f)
 {
     DOD__REFUSE_IF(!csr, DOD_E_INVALID);
     DOD__REFUSE_IF(!f, DOD_E_INVALID);
-    long left = remaining_bytes(f); /* measured first: seeking discards what stdio buffered */
+    long left = dod__file_remaining(f); /* measured first: seeking discards what stdio buffered */
     unsigned char header[DOD__CSR_HEADER_BYTES];
-    dod_status st = read_exact(f, header, sizeof header);
+    dod_status st = dod__file_read_exact(f, header, sizeof header);
     if (st != DOD_OK)
         return st;
     dod__csr_layout l;
@@ -3665,7 +3630,7 @@ void dod__csr_sort_rows(uint32_t *offsets, uint32_t *items, uint32_t n_rows, uin
 static dod_status open_cheap(const unsigned char *b, size_t size, dod_csr_view_validate level,
                              dod__csr_layout *l, uint64_t *bound)
 {
-    DOD__REFUSE_IF(size < DOD__CSR_HEADER_BYTES + DOD__CSR_TRAILER_BYTES, DOD_E_CORRUPT);
+    DOD__REFUSE_IF(size < DOD__CSR_HEADER_BYTES + DOD__FILE_TRAILER_BYTES, DOD_E_CORRUPT);
     if (level == DOD_CSR_VIEW_VALIDATE_HEADER) {
         dod_status st = dod__csr_header_decode(b, l);
         if (st != DOD_OK)
@@ -3679,7 +3644,7 @@ static dod_status open_cheap(const unsigned char *b, size_t size, dod_csr_view_v
     const unsigned char *t = b + l->trailer_pos;
     *bound = dod__get_le64(t + 8);
     if (level == DOD_CSR_VIEW_VALIDATE_HEADER) {
-        DOD__REFUSE_IF(!dod__csr_trailer_magic_ok(t), DOD_E_CORRUPT);
+        DOD__REFUSE_IF(!dod__file_trailer_magic_ok(t), DOD_E_CORRUPT);
         DOD__REFUSE_IF(*bound > ((uint64_t)1 << 32), DOD_E_CORRUPT);
     }
     return DOD_OK;
@@ -3690,7 +3655,7 @@ dod_status dod_csr_view_open(dod_csr_view *view, const void *buf, size_t size, d
     DOD__REFUSE_IF(!view, DOD_E_INVALID);
     DOD__REFUSE_IF(!buf, DOD_E_INVALID);
     DOD__REFUSE_IF(((uintptr_t)buf & 3) != 0, DOD_E_INVALID);
-    DOD__REFUSE_IF(dod__csr_swapping(), DOD_E_INVALID);
+    DOD__REFUSE_IF(dod__file_swapping(), DOD_E_INVALID);
     const unsigned char *b = (const unsigned char *)buf;
     dod__csr_layout l;
     uint64_t bound = 0;
@@ -4037,6 +4002,160 @@ void dod_threadpool_destroy(dod_threadpool *pool)
 }
 #undef START_THREAD
 /* ---- end of src/common/exec.c ---- */
+
+/* ---- src/common/file_format.c ---- */
+/* What every dod file shares: byte swaps, padding, the trailer and checked stream reads. */
+
+static const unsigned char trailer_magic[8] = { 0x89, 'D', 'O', 'D', 'E', 'N', 'D', '\n' };
+
+#ifdef DOD_TEST_SEAMS
+int dod__file_force_swap = 0;
+#  define FORCED_SWAP (dod__file_force_swap != 0)
+#else
+#  define FORCED_SWAP 0
+#endif
+
+static int host_is_big_endian(void)
+{
+    const uint32_t one = 1;
+    unsigned char first;
+    memcpy(&first, &one, 1);
+    return first == 0;
+}
+
+int dod__file_swapping(void)
+{
+    return host_is_big_endian() ^ FORCED_SWAP;
+}
+
+void dod__file_swap(void *dst, const void *src, size_t n, size_t word)
+{
+    unsigned char *d = (unsigned char *)dst;
+    const unsigned char *s = (const unsigned char *)src;
+    switch (word) {
+    case 2:
+        for (size_t i = 0; i < n; ++i) {
+            uint16_t v;
+            memcpy(&v, s + 2 * i, 2);
+            v = dod__bswap16(v);
+            memcpy(d + 2 * i, &v, 2);
+        }
+        return;
+    case 4:
+        for (size_t i = 0; i < n; ++i) {
+            uint32_t v;
+            memcpy(&v, s + 4 * i, 4);
+            v = dod__bswap32(v);
+            memcpy(d + 4 * i, &v, 4);
+        }
+        return;
+    case 8:
+        for (size_t i = 0; i < n; ++i) {
+            uint64_t v;
+            memcpy(&v, s + 8 * i, 8);
+            v = dod__bswap64(v);
+            memcpy(d + 8 * i, &v, 8);
+        }
+        return;
+    default:
+        DOD_ASSERT(word == 1);
+        if (d != s)
+            memmove(d, s, n);
+        return;
+    }
+}
+
+int dod__file_all_zero(const unsigned char *p, size_t n)
+{
+    unsigned char acc = 0;
+    for (size_t i = 0; i < n; ++i)
+        acc |= p[i];
+    return acc == 0;
+}
+
+void dod__file_trailer_encode(uint64_t value, uint32_t crc_before,
+                              unsigned char out[DOD__FILE_TRAILER_BYTES])
+{
+    memset(out, 0, DOD__FILE_TRAILER_BYTES);
+    memcpy(out, trailer_magic, sizeof trailer_magic);
+    dod__put_le64(out + 8, value);
+    dod__put_le32(out + 60, dod__crc32c(crc_before, out, 60));
+}
+
+int dod__file_trailer_magic_ok(const unsigned char *p)
+{
+    return memcmp(p, trailer_magic, sizeof trailer_magic) == 0;
+}
+
+dod_status dod__file_trailer_decode(const unsigned char in[DOD__FILE_TRAILER_BYTES],
+                                    uint32_t crc_before, uint64_t *value)
+{
+    DOD__REFUSE_IF(dod__get_le32(in + 60) != dod__crc32c(crc_before, in, 60), DOD_E_CORRUPT);
+    DOD__REFUSE_IF(!dod__file_trailer_magic_ok(in), DOD_E_CORRUPT);
+    DOD__REFUSE_IF(!dod__file_all_zero(in + 16, 44), DOD_E_CORRUPT);
+    *value = dod__get_le64(in + 8);
+    return DOD_OK;
+}
+
+dod_status dod__file_read_exact(FILE *f, void *dst, size_t n)
+{
+    if (fread(dst, 1, n, f) == n)
+        return DOD_OK;
+    return ferror(f) ? DOD__FAIL(DOD_E_IO, "fread error")
+                     : DOD__FAIL(DOD_E_CORRUPT, "stream ended early");
+}
+
+long dod__file_remaining(FILE *f)
+{
+    long pos = ftell(f);
+    if (pos < 0 || fseek(f, 0, SEEK_END) != 0)
+        return -1;
+    long end = ftell(f);
+    if (fseek(f, pos, SEEK_SET) != 0 || end < pos)
+        return -1;
+    return end - pos;
+}
+
+dod_status dod__file_read_staged(FILE *f, const dod_allocator *alloc, const unsigned char *head,
+                                 size_t head_bytes, size_t total, int measured,
+                                 unsigned char **out, size_t *out_cap)
+{
+    size_t cap = measured || total < 4096 ? total : 4096, have = head_bytes;
+    if (cap < head_bytes)
+        cap = head_bytes;
+    unsigned char *buf = (unsigned char *)dod__alloc(alloc, cap);
+    DOD__REFUSE_IF(!buf, DOD_E_NOMEM);
+    memcpy(buf, head, head_bytes);
+    dod_status st = DOD_OK;
+    while (st == DOD_OK && have < total) {
+        if (have == cap) {
+            size_t grown = cap > total / 2 ? total : 2 * cap;
+            unsigned char *bigger = (unsigned char *)dod__alloc(alloc, grown);
+            if (!bigger) {
+                st = DOD__FAIL(DOD_E_NOMEM, "growing the staging buffer");
+                break;
+            }
+            memcpy(bigger, buf, have);
+            dod__free(alloc, buf, cap);
+            buf = bigger;
+            cap = grown;
+        }
+        size_t got = fread(buf + have, 1, cap - have, f);
+        have += got;
+        if (got == 0)
+            st = ferror(f) ? DOD__FAIL(DOD_E_IO, "fread error")
+                           : DOD__FAIL(DOD_E_CORRUPT, "stream ended early");
+    }
+    if (st != DOD_OK) {
+        dod__free(alloc, buf, cap);
+        return st;
+    }
+    *out = buf;
+    *out_cap = cap;
+    return DOD_OK;
+}
+#undef FORCED_SWAP
+/* ---- end of src/common/file_format.c ---- */
 
 /* ---- src/common/file_map.c ---- */
 /* dod_file_map: a read-only mapping of a whole file (POSIX mmap, Win32 MapViewOfFile; elsewhere
@@ -4571,6 +4690,11 @@ dod_status dod_frames_release(dod_frames *frames, dod_frame *frame)
 uint32_t dod_frames_slot_count(const dod_frames *frames)
 {
     return frames ? frames->n_slots : 0;
+}
+
+void *dod_frames_payload(const dod_frames *frames, uint32_t slot)
+{
+    return frames && slot < frames->n_slots ? frames->payload[slot] : NULL;
 }
 
 uint64_t dod_frames_latest_seq(dod_frames *frames)
@@ -5953,6 +6077,14 @@ typedef struct dod__world_col { /* a column of an archetype */
                                     rather than scale `offset` (set with the end block) */
 } dod__world_col;
 
+/* What an archetype desc declares about its blocks, defaults filled in; all 0 for a fixed
+ * archetype, which ignores them (dod__world_blocks_declared). */
+typedef struct dod__world_blocks_decl {
+    uint32_t block_bytes;       /* the largest block */
+    uint32_t first_block_bytes; /* block 0 */
+    uint64_t memory_cap;        /* bytes; UINT64_MAX: no cap */
+} dod__world_blocks_decl;
+
 typedef struct dod__world_arch {
     dod__world_place *place; /* its entry of head.places (dod/world.h reads them): blocks,
                                 fields, shift, max_scale. The block list has n_blocks blocks:
@@ -5976,6 +6108,7 @@ typedef struct dod__world_arch {
     uint32_t blocks_cap;     /* entries of the block list */
     uint32_t max_blocks;     /* the memory cap (and the location bits) in blocks */
     int fixed;
+    dod__world_blocks_decl decl; /* as declared (the world file's directory) */
     size_t bytes0;           /* bytes of block 0 */
     unsigned char *first_block;
     uint64_t comp_bits[DOD_WORLD_MAX_COMPONENTS / 64];     /* the components it has */
@@ -6000,6 +6133,8 @@ struct dod_world {
                              (world_cmds_apply.c frees them once at the end) */
     size_t comp_size[DOD_WORLD_MAX_COMPONENTS]; /* every component's size (command buffers
                                                    check a set's size against it) */
+    size_t comp_align[DOD_WORLD_MAX_COMPONENTS];  /* and alignment */
+    uint64_t comp_name[DOD_WORLD_MAX_COMPONENTS]; /* dod__world_name_hash of its name */
     size_t row_bytes[DOD_WORLD_MAX_ARCHETYPES]; /* each archetype's components' sizes added
                                                    up: a command buffer's spawn payload */
 };
@@ -6074,6 +6209,18 @@ static inline unsigned char *dod__world_column(const dod__world_arch *a, uint32_
     return a->place->blocks[b] + (a->cols[col].offset << dod__world_block_scale(a, b));
 }
 
+/* Block n_open - 1 is a's end block (n_open > 0): the fields push and remove read. */
+static inline void dod__world_set_end(dod__world_arch *a)
+{
+    uint32_t b = a->n_open - 1;
+    a->end_block = a->place->blocks[b];
+    a->end_loc = (uint64_t)b << a->place->shift;
+    a->end_scale = dod__world_block_scale(a, b);
+    a->end_cap = dod__world_block_cap(a, b);
+    for (uint32_t k = 0; k < a->n_cols; ++k)
+        a->cols[k].end_offset = a->cols[k].offset << a->end_scale;
+}
+
 /* The address of row `row` of column `col` in the end block of a. */
 static inline unsigned char *dod__world_end_cell(const dod__world_arch *a, uint32_t col,
                                                  uint32_t row)
@@ -6090,16 +6237,31 @@ static inline dod_entity *dod__world_ids(unsigned char *block)
 /* The declaration (world_declaration.c). */
 
 /* A 64-bit fingerprint of what a desc declares, once create has checked it: every component's
- * size and align, and every archetype's component list, capacity, and (chunked) block size
- * and memory cap in blocks, with 0 fields made their defaults; the same on every platform.
- * Two worlds with equal fingerprints and equal counts of components and archetypes lay out
- * and behave alike: a command buffer, a snapshot or a file of one fits the other. */
+ * size, align and name (dod__world_name_hash), and every archetype's component list, capacity,
+ * and (chunked) block sizes and memory cap, with 0 fields made their defaults; the same on
+ * every platform. Two worlds with equal fingerprints and equal counts of components and
+ * archetypes lay out and behave alike: a command buffer, a snapshot or a file of one fits the
+ * other. */
 uint64_t dod__world_declaration_of(const dod_world_desc *d);
+
+/* FNV-1a (64 bits) of a component's name bytes, without the terminating zero; NULL hashes to
+ * 0, which no name reaches in practice ("" gives FNV's offset basis). */
+uint64_t dod__world_name_hash(const char *name);
+
+/* What archetype desc a declares about its blocks, defaults filled in. */
+dod__world_blocks_decl dod__world_blocks_declared(const dod_archetype_desc *a);
 
 /* The fingerprint of w's declaration, kept by create. */
 static inline uint64_t dod__world_declaration(const dod_world *w)
 {
     return w->declaration;
+}
+
+/* 1 when a and b were created from the same declaration. */
+static inline int dod__world_same_declaration(const dod_world *a, const dod_world *b)
+{
+    return a->declaration == b->declaration && a->n_archetypes == b->n_archetypes &&
+           a->head.n_components == b->head.n_components;
 }
 
 /* Iteration (world_query.c). */
@@ -6138,6 +6300,10 @@ typedef struct dod__world_rows_room {
 } dod__world_rows_room;
 dod_status dod__world_prepare_rows(dod_world *w, dod__world_arch *a, uint32_t n,
                                    dod__world_rows_room *room);
+/* The same for blocks 0 .. blocks - 1 (blocks <= a->max_blocks): a has at least that many
+ * once installed. DOD_E_NOMEM, DOD_E_OVERFLOW. */
+dod_status dod__world_prepare_blocks(dod_world *w, dod__world_arch *a, uint32_t blocks,
+                                     dod__world_rows_room *room);
 void dod__world_install_rows(dod_world *w, dod__world_arch *a, const dod__world_rows_room *room);
 void dod__world_discard_rows(dod_world *w, const dod__world_arch *a,
                              const dod__world_rows_room *room);
@@ -6159,6 +6325,29 @@ void dod__world_discard_slots(const dod_world *w, uint64_t *fresh, uint32_t fres
 
 /* Free every block and the block list of a (the world is being destroyed). */
 void dod__world_free_blocks(dod_world *w, dod__world_arch *a);
+
+/* Replacing a world's contents wholesale: a copy, a load (world_replace.c). */
+
+/* What w needs before it takes other contents: an entity index of n_slots slots and blocks
+ * 0 .. blocks[i] - 1 of each archetype i (blocks[i] <= its max_blocks). */
+typedef struct dod__world_room {
+    uint64_t *slots;  /* a larger entity index, or NULL when the held one is large enough */
+    uint32_t slot_cap;
+    dod__world_rows_room rows[DOD_WORLD_MAX_ARCHETYPES];
+} dod__world_room;
+
+/* Allocate what w lacks, all or nothing (nothing when it holds enough; the blocks it holds
+ * past blocks[i] stay its own). DOD_E_NOMEM, DOD_E_OVERFLOW; on failure nothing changed. */
+dod_status dod__world_prepare_room(dod_world *w, uint32_t n_slots, const uint32_t *blocks,
+                                   dod__world_room *room);
+/* Make the room w's: its blocks, and the larger entity index (the old one's contents are not
+ * kept: the caller writes every slot). */
+void dod__world_install_room(dod_world *w, const dod__world_room *room);
+/* Give the room back (a later check failed). */
+void dod__world_discard_room(dod_world *w, const dod__world_room *room);
+/* a holds n_rows rows in blocks 0 .. n_open - 1 (held), `tail` of them in the last; n_open 0:
+ * no block is open (n_rows and tail 0). */
+void dod__world_set_rows(dod__world_arch *a, uint32_t n_rows, uint32_t n_open, uint32_t tail);
 
 /* Transitions (world_transitions.c). */
 
@@ -6399,8 +6588,11 @@ dod_status dod_world_create(dod_world **out, const dod_world_desc *desc)
     w->head.n_components = desc->n_components;
     w->n_archetypes = desc->n_archetypes;
     w->declaration = dod__world_declaration_of(desc);
-    for (uint32_t c = 0; c < desc->n_components; ++c)
+    for (uint32_t c = 0; c < desc->n_components; ++c) {
         w->comp_size[c] = desc->components[c].size;
+        w->comp_align[c] = desc->components[c].align;
+        w->comp_name[c] = dod__world_name_hash(desc->components[c].name);
+    }
     for (uint32_t i = 0; i < desc->n_archetypes; ++i) /* fits: a block of rows was checked */
         for (uint32_t k = 0; k < desc->archetypes[i].n_components; ++k)
             w->row_bytes[i] += w->comp_size[desc->archetypes[i].components[k]];
@@ -6412,6 +6604,7 @@ dod_status dod_world_create(dod_world **out, const dod_world_desc *desc)
         dod__world_arch *a = &w->arch[i];
         a->place = &w->head.places[i];
         (void)layout_archetype(desc, &desc->archetypes[i], a); /* checked above */
+        a->decl = dod__world_blocks_declared(&desc->archetypes[i]);
         a->place->blocks = &a->first_block;
         a->blocks_cap = 1;
         a->place->fields = fields;
@@ -7274,10 +7467,54 @@ dod_status dod__cmds_plan(const dod_world *w, const dod_cmds *buffers, uint32_t 
 }
 /* ---- end of src/world/world_cmds_plan.c ---- */
 
+/* ---- src/world/world_copy.c ---- */
+/* dod_world_copy: a world made an exact copy of another of the same declaration, the live rows
+ * copied block by block, column by column, into the blocks it holds. */
+
+/* Copy the live rows of src's archetype into dst's (which holds every block they need). */
+static void copy_live_rows(dod__world_arch *d, const dod__world_arch *s)
+{
+    for (uint32_t b = 0; b < dod__world_used_blocks(s); ++b) {
+        size_t n = dod__world_block_rows(s, b);
+        memcpy(d->place->blocks[b], s->place->blocks[b], n * sizeof(dod_entity));
+        for (uint32_t k = 0; k < s->n_cols; ++k)
+            memcpy(dod__world_column(d, b, k), dod__world_column(s, b, k), n * s->cols[k].size);
+    }
+    dod__world_set_rows(d, s->n_rows, s->n_open, s->tail);
+}
+
+dod_status dod_world_copy(dod_world *dst, const dod_world *src)
+{
+    DOD__REFUSE_IF(!dst, DOD_E_INVALID);
+    DOD__REFUSE_IF(!src, DOD_E_INVALID);
+    if (dst == src)
+        return DOD_OK;
+    DOD__REFUSE_IF(!dod__world_same_declaration(dst, src), DOD_E_INVALID);
+    uint32_t blocks[DOD_WORLD_MAX_ARCHETYPES];
+    for (uint32_t i = 0; i < src->n_archetypes; ++i)
+        blocks[i] = src->arch[i].n_open;
+    dod__world_room room;
+    dod_status st = dod__world_prepare_room(dst, src->head.n_slots, blocks, &room);
+    if (st != DOD_OK)
+        return st;
+    dod__world_install_room(dst, &room);
+    if (src->head.n_slots)
+        memcpy(dst->head.slots, src->head.slots, (size_t)src->head.n_slots * sizeof(uint64_t));
+    dst->head.n_slots = src->head.n_slots;
+    dst->free_head = src->free_head;
+    dst->n_free = src->n_free;
+    dst->head.tag_hi = src->head.tag_hi;
+    for (uint32_t i = 0; i < src->n_archetypes; ++i)
+        copy_live_rows(&dst->arch[i], &src->arch[i]);
+    return DOD_OK;
+}
+/* ---- end of src/world/world_copy.c ---- */
+
 /* ---- src/world/world_declaration.c ---- */
 /* A world's declaration fingerprint: what dod_world_create made of its desc, as one 64-bit
  * value, so that "may this be applied to that world" is one comparison (command buffers, and
- * world snapshots and files). */
+ * world snapshots and files); the component names' hashes and the archetypes' declared blocks
+ * the world file's directory records. */
 
 /* FNV-1a over v's 8 bytes, least significant first: the same value on every platform. */
 static uint64_t declaration_mix(uint64_t h, uint64_t v)
@@ -7289,12 +7526,37 @@ static uint64_t declaration_mix(uint64_t h, uint64_t v)
     return h;
 }
 
+uint64_t dod__world_name_hash(const char *name)
+{
+    if (!name)
+        return 0;
+    uint64_t h = 0xCBF29CE484222325ull;
+    for (const unsigned char *p = (const unsigned char *)name; *p; ++p)
+        h = (h ^ *p) * 0x100000001B3ull;
+    return h;
+}
+
+dod__world_blocks_decl dod__world_blocks_declared(const dod_archetype_desc *a)
+{
+    dod__world_blocks_decl b = { 0, 0, 0 };
+    if (a->capacity)
+        return b; /* a fixed archetype ignores block_bytes, first_block_bytes and memory_cap */
+    b.block_bytes = a->block_bytes ? a->block_bytes : DOD_WORLD_BLOCK_BYTES;
+    b.first_block_bytes = a->first_block_bytes ? a->first_block_bytes
+                          : b.block_bytes < DOD_WORLD_FIRST_BLOCK_BYTES
+                              ? b.block_bytes
+                              : DOD_WORLD_FIRST_BLOCK_BYTES;
+    b.memory_cap = a->memory_cap ? (uint64_t)a->memory_cap : UINT64_MAX;
+    return b;
+}
+
 uint64_t dod__world_declaration_of(const dod_world_desc *d)
 {
     uint64_t h = declaration_mix(0xCBF29CE484222325ull, d->n_components);
     for (uint32_t c = 0; c < d->n_components; ++c) {
         h = declaration_mix(h, d->components[c].size);
         h = declaration_mix(h, d->components[c].align);
+        h = declaration_mix(h, dod__world_name_hash(d->components[c].name));
     }
     h = declaration_mix(h, d->n_archetypes);
     for (uint32_t i = 0; i < d->n_archetypes; ++i) {
@@ -7304,14 +7566,11 @@ uint64_t dod__world_declaration_of(const dod_world_desc *d)
             h = declaration_mix(h, a->components[k]);
         h = declaration_mix(h, a->capacity);
         if (a->capacity)
-            continue; /* a fixed archetype ignores block_bytes and memory_cap */
-        uint64_t block = a->block_bytes ? a->block_bytes : DOD_WORLD_BLOCK_BYTES;
-        uint64_t first = a->first_block_bytes ? a->first_block_bytes
-                         : block < DOD_WORLD_FIRST_BLOCK_BYTES ? block
-                                                               : DOD_WORLD_FIRST_BLOCK_BYTES;
-        h = declaration_mix(h, block);
-        h = declaration_mix(h, first);
-        h = declaration_mix(h, a->memory_cap ? (uint64_t)a->memory_cap : UINT64_MAX);
+            continue;
+        dod__world_blocks_decl b = dod__world_blocks_declared(a);
+        h = declaration_mix(h, b.block_bytes);
+        h = declaration_mix(h, b.first_block_bytes);
+        h = declaration_mix(h, b.memory_cap);
     }
     return h;
 }
@@ -7351,18 +7610,6 @@ static void release_slot(dod_world *w, uint32_t index)
     w->n_free++;
 }
 
-/* Block n_open - 1 is a's end block (n_open > 0). */
-static inline void set_end(dod__world_arch *a)
-{
-    uint32_t b = a->n_open - 1;
-    a->end_block = a->place->blocks[b];
-    a->end_loc = (uint64_t)b << a->place->shift;
-    a->end_scale = dod__world_block_scale(a, b);
-    a->end_cap = dod__world_block_cap(a, b);
-    for (uint32_t k = 0; k < a->n_cols; ++k)
-        a->cols[k].end_offset = a->cols[k].offset << a->end_scale;
-}
-
 /* Append a row to a (room reserved): its block (the end block, of scale a->end_scale) and
  * row; returns its location. */
 static inline uint64_t push_row(dod__world_arch *a, unsigned char **block, uint32_t *row)
@@ -7370,7 +7617,7 @@ static inline uint64_t push_row(dod__world_arch *a, unsigned char **block, uint3
     if (a->tail == a->end_cap) {
         a->n_open++;
         a->tail = 0;
-        set_end(a);
+        dod__world_set_end(a);
     }
     *row = a->tail++;
     a->n_rows++;
@@ -7400,7 +7647,7 @@ static inline void remove_row(dod_world *w, dod__world_arch *a, unsigned char *b
     if (--a->tail == 0) {
         if (a->n_open > 1) {
             a->n_open--;
-            set_end(a);
+            dod__world_set_end(a);
             a->tail = a->end_cap;
         }
         if (a->n_blocks > dod__world_used_blocks(a) + 1 && !w->keep_blocks)
@@ -7655,6 +7902,275 @@ void *(dod_world_get_at)(const dod_world *w, uint32_t item, uint32_t component)
     return dod__world_get_at_sized(w, item, component, 0);
 }
 /* ---- end of src/world/world_entities.c ---- */
+
+/* ---- src/world/world_file.c ---- */
+/* The world file's layout, header and directory records (docs/format.md, "The world file"). */
+/* ---- src/world/world_file.h ---- */
+/* The world file (docs/format.md, "The world file"), shared by the saver and the loader; not
+ * installed. Every field little-endian, every section starting on a 64-byte line:
+ *
+ *   [0, 64)                       header (counts, the declaration's fingerprint, sizes, CRC)
+ *   [64, 64 + directory_bytes)    directory: a record per component and per archetype, then
+ *                                 each archetype's row count; zero padding to 64
+ *   [slots_pos, ...)              the entity index: n_slots u64 slot words; zero padding
+ *   [rows_pos[i], ...)            archetype i (when it has rows): its ids, n_rows u64 (slot |
+ *                                 generation << 32), padding; then each component's column,
+ *                                 n_rows elements, padding
+ *   [trailer_pos, + 64)           the trailer (file_format.h): the live entities and the CRC-32C
+ *                                 of every byte before it */
+#ifndef DOD_WORLD_FILE_H
+#define DOD_WORLD_FILE_H
+
+
+#define DOD__WORLD_FILE_HEADER_BYTES 64
+#define DOD__WORLD_FILE_VERSION 1u
+#define DOD__WORLD_FILE_COMPONENT_BYTES 24
+/* An archetype's record: 48 bytes, then its component ids (u32), padded to 8 bytes. */
+#define DOD__WORLD_FILE_ARCHETYPE_BYTES 48
+#define DOD__WORLD_FILE_RECORD_MAX                                                            \
+    (DOD__WORLD_FILE_ARCHETYPE_BYTES + 4 * DOD_WORLD_MAX_ARCHETYPE_COMPONENTS)
+/* The ids, and a big-endian host's conversions, go through a stack buffer this large. */
+#define DOD__WORLD_FILE_STAGE_BYTES 16384
+
+/* Where everything lies (bytes from the file's start; u64 on every host). */
+typedef struct dod__world_file_layout {
+    uint32_t n_slots, free_head, n_free;
+    uint64_t directory_bytes;
+    uint64_t slots_pos;
+    uint64_t rows_pos[DOD_WORLD_MAX_ARCHETYPES];
+    uint64_t trailer_pos, file_bytes;
+    uint64_t n_live; /* rows of every archetype together */
+    uint32_t n_rows[DOD_WORLD_MAX_ARCHETYPES];
+} dod__world_file_layout;
+
+/* The bytes of w's directory: its records and row counts, padded to 64. */
+uint64_t dod__world_file_directory_bytes(const dod_world *w);
+
+/* Component c's directory record: DOD__WORLD_FILE_COMPONENT_BYTES bytes into out. */
+void dod__world_file_component_record(const dod_world *w, uint32_t c, unsigned char *out);
+
+/* Archetype i's directory record into out (DOD__WORLD_FILE_RECORD_MAX bytes of room); returns
+ * its length. */
+size_t dod__world_file_archetype_record(const dod_world *w, uint32_t i, unsigned char *out);
+
+/* The layout of a file of w's declaration holding n_rows[i] rows of each archetype and the
+ * entity index n_slots / free_head / n_free. DOD_E_OVERFLOW when a size does not fit u64. */
+dod_status dod__world_file_layout_of(const dod_world *w, const uint32_t *n_rows,
+                                     uint32_t n_slots, uint32_t free_head, uint32_t n_free,
+                                     dod__world_file_layout *out);
+
+/* The header of a file laid out as l, of w's declaration. */
+void dod__world_file_header_encode(const dod_world *w, const dod__world_file_layout *l,
+                                   unsigned char out[DOD__WORLD_FILE_HEADER_BYTES]);
+
+/* Check a header and fill l's entity index fields, directory_bytes and file_bytes:
+ * DOD_E_CORRUPT when a field or the header's CRC is wrong, DOD_E_INVALID when it is sound but
+ * declares another world than w (fingerprint, component or archetype count). */
+dod_status dod__world_file_header_decode(const dod_world *w,
+                                         const unsigned char in[DOD__WORLD_FILE_HEADER_BYTES],
+                                         dod__world_file_layout *l);
+
+/* The most rows archetype a can hold (its capacity, or what its memory cap and the location
+ * bits allow), at most UINT32_MAX. */
+uint32_t dod__world_file_max_rows(const dod__world_arch *a);
+
+/* The width of the words a component of this alignment is saved as (1, 2, 4 or 8). */
+static inline size_t dod__world_file_word(size_t align)
+{
+    return align < 8 ? align : 8;
+}
+
+/* The rows of a in block b when it holds n rows in all (b < the blocks they fill). */
+static inline uint32_t dod__world_file_block_rows(const dod__world_arch *a, uint32_t b,
+                                                  uint32_t n)
+{
+    uint64_t before = dod__world_rows_upto(a, b), cap = dod__world_block_cap(a, b);
+    return (uint32_t)(n - before < cap ? n - before : cap);
+}
+
+#endif /* DOD_WORLD_FILE_H */
+/* ---- end of src/world/world_file.h ---- */
+
+
+static const unsigned char world_magic[8] = { 0x89, 'D', 'O', 'D', 'W', 'L', 'D', '\n' };
+
+static uint64_t section_align64(uint64_t n)
+{
+    return (n + 63u) & ~(uint64_t)63u;
+}
+
+/* Overflow-checked u64 arithmetic: 0 on overflow. */
+static int add_u64(uint64_t a, uint64_t b, uint64_t *out)
+{
+    if (a > UINT64_MAX - b)
+        return 0;
+    *out = a + b;
+    return 1;
+}
+
+/* n bytes padded to a 64-byte line, added to *pos; 0 on overflow. */
+static int add_section(uint64_t *pos, uint64_t n_elems, uint64_t elem_bytes)
+{
+    if (elem_bytes != 0 && n_elems > (UINT64_MAX - 63u) / elem_bytes)
+        return 0;
+    return add_u64(*pos, section_align64(n_elems * elem_bytes), pos);
+}
+
+static size_t archetype_record_bytes(const dod__world_arch *a)
+{
+    return DOD__WORLD_FILE_ARCHETYPE_BYTES + ((size_t)4 * a->n_cols + 7u) / 8u * 8u;
+}
+
+uint64_t dod__world_file_directory_bytes(const dod_world *w)
+{
+    uint64_t n = (uint64_t)DOD__WORLD_FILE_COMPONENT_BYTES * w->head.n_components;
+    for (uint32_t i = 0; i < w->n_archetypes; ++i)
+        n += archetype_record_bytes(&w->arch[i]);
+    return section_align64(n + 4u * (uint64_t)w->n_archetypes);
+}
+
+void dod__world_file_component_record(const dod_world *w, uint32_t c, unsigned char *out)
+{
+    dod__put_le64(out, w->comp_name[c]);
+    dod__put_le64(out + 8, w->comp_size[c]);
+    dod__put_le32(out + 16, (uint32_t)w->comp_align[c]);
+    dod__put_le32(out + 20, 0);
+}
+
+size_t dod__world_file_archetype_record(const dod_world *w, uint32_t i, unsigned char *out)
+{
+    const dod__world_arch *a = &w->arch[i];
+    size_t n = archetype_record_bytes(a);
+    memset(out, 0, n);
+    dod__put_le32(out, a->n_cols);
+    dod__put_le32(out + 4, a->fixed ? a->rows0 : 0); /* the capacity */
+    dod__put_le32(out + 8, a->decl.block_bytes);
+    dod__put_le32(out + 12, a->decl.first_block_bytes);
+    dod__put_le64(out + 16, a->decl.memory_cap);
+    dod__put_le32(out + 24, a->rows0);
+    dod__put_le32(out + 28, a->place->max_scale);
+    dod__put_le32(out + 32, a->place->shift);
+    dod__put_le32(out + 36, a->max_blocks);
+    dod__put_le64(out + 40, a->bytes0);
+    for (uint32_t k = 0; k < a->n_cols; ++k)
+        dod__put_le32(out + DOD__WORLD_FILE_ARCHETYPE_BYTES + 4 * k, (uint32_t)a->cols[k].comp);
+    return n;
+}
+
+dod_status dod__world_file_layout_of(const dod_world *w, const uint32_t *n_rows,
+                                     uint32_t n_slots, uint32_t free_head, uint32_t n_free,
+                                     dod__world_file_layout *out)
+{
+    out->n_slots = n_slots;
+    out->free_head = free_head;
+    out->n_free = n_free;
+    out->directory_bytes = dod__world_file_directory_bytes(w);
+    out->slots_pos = DOD__WORLD_FILE_HEADER_BYTES + out->directory_bytes;
+    out->n_live = 0;
+    uint64_t pos = out->slots_pos;
+    int ok = add_section(&pos, n_slots, sizeof(uint64_t));
+    for (uint32_t i = 0; i < w->n_archetypes && ok; ++i) {
+        const dod__world_arch *a = &w->arch[i];
+        out->n_rows[i] = n_rows[i];
+        out->n_live += n_rows[i];
+        out->rows_pos[i] = pos;
+        if (n_rows[i] == 0)
+            continue;
+        ok = add_section(&pos, n_rows[i], sizeof(dod_entity));
+        for (uint32_t k = 0; k < a->n_cols && ok; ++k)
+            ok = add_section(&pos, n_rows[i], a->cols[k].size);
+    }
+    ok = ok && add_u64(pos, DOD__FILE_TRAILER_BYTES, &out->file_bytes);
+    DOD__REFUSE_IF(!ok, DOD_E_OVERFLOW);
+    out->trailer_pos = pos;
+    return DOD_OK;
+}
+
+void dod__world_file_header_encode(const dod_world *w, const dod__world_file_layout *l,
+                                   unsigned char out[DOD__WORLD_FILE_HEADER_BYTES])
+{
+    memcpy(out, world_magic, sizeof world_magic);
+    dod__put_le32(out + 8, DOD__WORLD_FILE_VERSION);
+    dod__put_le32(out + 12, 0); /* flags */
+    dod__put_le32(out + 16, DOD__WORLD_FILE_HEADER_BYTES);
+    dod__put_le32(out + 20, w->head.n_components);
+    dod__put_le32(out + 24, w->n_archetypes);
+    dod__put_le32(out + 28, l->n_slots);
+    dod__put_le32(out + 32, l->free_head);
+    dod__put_le32(out + 36, l->n_free);
+    dod__put_le64(out + 40, dod__world_declaration(w));
+    dod__put_le64(out + 48, l->file_bytes);
+    dod__put_le32(out + 56, (uint32_t)l->directory_bytes);
+    dod__put_le32(out + 60, dod__crc32c(0, out, 60));
+}
+
+dod_status dod__world_file_header_decode(const dod_world *w,
+                                         const unsigned char in[DOD__WORLD_FILE_HEADER_BYTES],
+                                         dod__world_file_layout *l)
+{
+    DOD__REFUSE_IF(memcmp(in, world_magic, sizeof world_magic) != 0, DOD_E_CORRUPT);
+    DOD__REFUSE_IF(dod__get_le32(in + 60) != dod__crc32c(0, in, 60), DOD_E_CORRUPT);
+    DOD__REFUSE_IF(dod__get_le32(in + 8) != DOD__WORLD_FILE_VERSION, DOD_E_CORRUPT);
+    DOD__REFUSE_IF(dod__get_le32(in + 12) != 0, DOD_E_CORRUPT);
+    DOD__REFUSE_IF(dod__get_le32(in + 16) != DOD__WORLD_FILE_HEADER_BYTES, DOD_E_CORRUPT);
+    l->n_slots = dod__get_le32(in + 28);
+    l->free_head = dod__get_le32(in + 32);
+    l->n_free = dod__get_le32(in + 36);
+    DOD__REFUSE_IF(l->n_free > l->n_slots, DOD_E_CORRUPT);
+    DOD__REFUSE_IF((l->n_free == 0) != (l->free_head == DOD__WORLD_NO_SLOT), DOD_E_CORRUPT);
+    DOD__REFUSE_IF(l->n_free > 0 && l->free_head >= l->n_slots, DOD_E_CORRUPT);
+    /* Sound: now is it a file of w's declaration? */
+    DOD__REFUSE_IF(dod__get_le32(in + 20) != w->head.n_components, DOD_E_INVALID);
+    DOD__REFUSE_IF(dod__get_le32(in + 24) != w->n_archetypes, DOD_E_INVALID);
+    DOD__REFUSE_IF(dod__get_le64(in + 40) != dod__world_declaration(w), DOD_E_INVALID);
+    l->directory_bytes = dod__get_le32(in + 56);
+    DOD__REFUSE_IF(l->directory_bytes != dod__world_file_directory_bytes(w), DOD_E_CORRUPT);
+    l->slots_pos = DOD__WORLD_FILE_HEADER_BYTES + l->directory_bytes;
+    l->file_bytes = dod__get_le64(in + 48);
+    DOD__REFUSE_IF(l->file_bytes < l->slots_pos + DOD__FILE_TRAILER_BYTES, DOD_E_CORRUPT);
+    return DOD_OK;
+}
+
+uint32_t dod__world_file_max_rows(const dod__world_arch *a)
+{
+    uint64_t rows = dod__world_rows_upto(a, a->max_blocks);
+    return rows < UINT32_MAX ? (uint32_t)rows : UINT32_MAX;
+}
+/* ---- end of src/world/world_file.c ---- */
+
+/* ---- src/world/world_frames.c ---- */
+/* Frames whose slots each hold a world: the frames object of dod/frame.h with a world created
+ * per slot as its payload, for snapshots handed to reader threads. */
+
+dod_status dod_world_frames_create(dod_frames **frames, uint32_t n_slots,
+                                   const dod_world_desc *desc)
+{
+    DOD__REFUSE_IF(!frames, DOD_E_INVALID);
+    DOD__REFUSE_IF(!desc, DOD_E_INVALID);
+    DOD__REFUSE_IF(n_slots < 2 || n_slots > DOD_FRAME_MAX_SLOTS, DOD_E_RANGE);
+    void *worlds[DOD_FRAME_MAX_SLOTS];
+    uint32_t made = 0;
+    dod_status st = DOD_OK;
+    for (; made < n_slots && st == DOD_OK; ++made) {
+        dod_world *w = NULL;
+        st = dod_world_create(&w, desc);
+        worlds[made] = w;
+    }
+    if (st == DOD_OK)
+        st = dod_frames_create(frames, n_slots, worlds, desc->alloc);
+    if (st != DOD_OK)
+        for (uint32_t s = 0; s < made; ++s)
+            dod_world_destroy((dod_world *)worlds[s]);
+    return st;
+}
+
+void dod_world_frames_destroy(dod_frames *frames)
+{
+    for (uint32_t s = 0; s < dod_frames_slot_count(frames); ++s)
+        dod_world_destroy((dod_world *)dod_frames_payload(frames, s));
+    dod_frames_destroy(frames);
+}
+/* ---- end of src/world/world_frames.c ---- */
 
 /* ---- src/world/world_index.c ---- */
 /* Relation indexes from the world's components (docs/world.md, "Relation indexes"): the build
@@ -8008,6 +8524,450 @@ dod_status dod_world_gather(const dod_csr *index, const dod_world *w,
 #undef FIELD_PREFETCH
 /* ---- end of src/world/world_index.c ---- */
 
+/* ---- src/world/world_load.c ---- */
+/* Loading a world: one pass over the file's sections, from a FILE* or from memory, that
+ * checksums and checks every byte and, when it is given a room (the blocks and entity index
+ * the contents need), writes the slots and rows there. The world itself changes only once a
+ * pass has succeeded (load_commit). Three ways to run it:
+ *   - into a world that never held an entity, from a measured stream or from memory: one pass
+ *     straight into the room (what it overwrites of the world's held memory is not visible:
+ *     no slot, no row);
+ *   - from memory into any other world: a pass that only checks, in place, then the room is
+ *     installed and a second pass copies without checking again;
+ *   - from any other stream: the file is staged in memory first, then as from memory. */
+
+typedef struct load_source {
+    FILE *f;                /* NULL: memory */
+    const unsigned char *p; /* memory: the next byte */
+    uint32_t crc;           /* of every byte taken */
+} load_source;
+
+typedef struct load_pass {
+    dod_world *w;
+    load_source src;
+    int verify;                   /* checksum and check; 0: a second pass over checked bytes */
+    int swap;                     /* dod__file_swapping() */
+    dod__world_file_layout l;     /* the header's fields, then the directory's counts */
+    const dod__world_room *room;  /* where the slots and rows go; NULL: nowhere */
+    unsigned char *slots;         /* the room's entity index, as bytes */
+    const unsigned char *slots_le; /* the slot words as saved, for the id checks */
+    uint64_t live_slots, free_slots;
+    int bad;                      /* a check of the slots or ids failed */
+} load_pass;
+
+/* The next n bytes of the file: from a stream into dst; from memory copied into dst, or, when
+ * dst is NULL, pointed at in place. *at: where they are now. Checksummed when verifying. */
+static dod_status load_take(load_pass *p, unsigned char *dst, size_t n, const unsigned char **at)
+{
+    if (p->src.f) {
+        dod_status st = dod__file_read_exact(p->src.f, dst, n);
+        if (st != DOD_OK)
+            return st;
+        *at = dst;
+    } else {
+        *at = p->src.p;
+        p->src.p += n;
+        if (dst) {
+            memcpy(dst, *at, n);
+            *at = dst;
+        }
+    }
+    if (p->verify)
+        p->src.crc = dod__crc32c(p->src.crc, *at, n);
+    return DOD_OK;
+}
+
+/* The zero padding after a section of `bytes` bytes. */
+static dod_status load_pad(load_pass *p, uint64_t bytes)
+{
+    unsigned char pad[64];
+    const unsigned char *at;
+    size_t n = (size_t)((64u - bytes % 64u) % 64u);
+    if (n == 0)
+        return DOD_OK;
+    dod_status st = load_take(p, pad, n, &at);
+    if (st == DOD_OK && p->verify)
+        DOD__REFUSE_IF(!dod__file_all_zero(at, n), DOD_E_CORRUPT);
+    return st;
+}
+
+/* A bulk u64 of the file (slots, ids) as the host reads it. */
+static inline uint64_t load_word(const unsigned char *at, int swap)
+{
+    uint64_t v;
+    memcpy(&v, at, sizeof v);
+    return swap ? dod__bswap64(v) : v;
+}
+
+/* ---- the directory ---- */
+
+/* The records must be w's own (the header's fingerprint matched, so a difference is damage);
+ * each archetype's rows within what it can hold; the sections' sizes adding up to the file. */
+static dod_status load_directory(load_pass *p)
+{
+    const dod_world *w = p->w;
+    unsigned char rec[DOD__WORLD_FILE_RECORD_MAX], want[DOD__WORLD_FILE_RECORD_MAX];
+    const unsigned char *at;
+    uint64_t read = 0;
+    dod_status st = DOD_OK;
+    for (uint32_t c = 0; c < w->head.n_components && st == DOD_OK; ++c) {
+        st = load_take(p, rec, DOD__WORLD_FILE_COMPONENT_BYTES, &at);
+        dod__world_file_component_record(w, c, want);
+        if (st == DOD_OK && p->verify && memcmp(at, want, DOD__WORLD_FILE_COMPONENT_BYTES) != 0)
+            return DOD__FAIL(DOD_E_CORRUPT, "a component's record");
+        read += DOD__WORLD_FILE_COMPONENT_BYTES;
+    }
+    for (uint32_t i = 0; i < w->n_archetypes && st == DOD_OK; ++i) {
+        size_t n = dod__world_file_archetype_record(w, i, want);
+        st = load_take(p, rec, n, &at);
+        if (st == DOD_OK && p->verify && memcmp(at, want, n) != 0)
+            return DOD__FAIL(DOD_E_CORRUPT, "an archetype's record");
+        read += n;
+    }
+    uint32_t n_rows[DOD_WORLD_MAX_ARCHETYPES];
+    for (uint32_t i = 0; i < w->n_archetypes && st == DOD_OK; ++i) {
+        st = load_take(p, rec, 4, &at);
+        n_rows[i] = st == DOD_OK ? dod__get_le32(at) : 0;
+        if (st == DOD_OK && p->verify)
+            DOD__REFUSE_IF(n_rows[i] > dod__world_file_max_rows(&w->arch[i]),
+                              DOD_E_CORRUPT);
+        read += 4;
+    }
+    if (st == DOD_OK)
+        st = load_pad(p, read);
+    if (st != DOD_OK)
+        return st;
+    const uint64_t claimed = p->l.file_bytes;
+    st = dod__world_file_layout_of(w, n_rows, p->l.n_slots, p->l.free_head, p->l.n_free, &p->l);
+    DOD__REFUSE_IF(st != DOD_OK || p->l.file_bytes != claimed,
+                      DOD_E_CORRUPT);
+    /* Every row needs a live slot: a cheap bound before the slots are read. */
+    DOD__REFUSE_IF(p->l.n_live > (uint64_t)p->l.n_slots - p->l.n_free,
+                      DOD_E_CORRUPT);
+    return DOD_OK;
+}
+
+/* ---- the entity index ---- */
+
+/* Count the live and free slots of n saved slot words and check each: a retired slot is 0; a
+ * free one has an even generation > 0, no archetype and a link to a slot or to the end; a live
+ * one (odd generation) is checked against its row later. */
+static void load_check_slots(load_pass *p, const unsigned char *at, size_t n)
+{
+    const uint32_t n_slots = p->l.n_slots;
+    uint64_t live = 0, free_n = 0;
+    int bad = 0;
+    for (size_t j = 0; j < n; ++j) {
+        uint64_t v = load_word(at + 8 * j, p->swap);
+        uint64_t link = v >> DOD__WORLD_LOC_SHIFT;
+        int is_live = (int)(v & 1u), is_free = !is_live && v != 0;
+        live += (uint64_t)is_live;
+        free_n += (uint64_t)is_free;
+        bad |= is_free & ((v & DOD__WORLD_GEN_MASK) == 0 ||
+                          (v >> DOD__WORLD_GEN_BITS & 0xFFu) != 0 ||
+                          (link >= n_slots && link != DOD__WORLD_NO_SLOT));
+    }
+    p->live_slots += live;
+    p->free_slots += free_n;
+    p->bad |= bad;
+}
+
+/* The free list from free_head: n_free free slots, then the end. A list that visits a slot
+ * twice loops and never reaches the end, so with as many free slots as n_free it visits each
+ * once. */
+static int load_free_list_ok(const load_pass *p)
+{
+    uint32_t s = p->l.free_head;
+    for (uint32_t i = 0; i < p->l.n_free; ++i) {
+        if (s >= p->l.n_slots)
+            return 0;
+        uint64_t v = load_word(p->slots_le + 8 * (size_t)s, p->swap);
+        if ((v & 1u) || v == 0)
+            return 0;
+        s = (uint32_t)(v >> DOD__WORLD_LOC_SHIFT);
+    }
+    return s == DOD__WORLD_NO_SLOT;
+}
+
+static dod_status load_slots(load_pass *p)
+{
+    const size_t bytes = (size_t)p->l.n_slots * sizeof(uint64_t);
+    for (size_t done = 0; done < bytes;) {
+        size_t m = bytes - done < DOD__FILE_CHUNK_BYTES ? bytes - done : DOD__FILE_CHUNK_BYTES;
+        const unsigned char *at;
+        dod_status st = load_take(p, p->slots ? p->slots + done : NULL, m, &at);
+        if (st != DOD_OK)
+            return st;
+        if (done == 0)
+            p->slots_le = at; /* the section is contiguous: in the room, or in the buffer */
+        if (p->verify)
+            load_check_slots(p, at, m / 8);
+        done += m;
+    }
+    dod_status st = load_pad(p, bytes);
+    if (st == DOD_OK && p->verify) {
+        DOD__REFUSE_IF(p->bad, DOD_E_CORRUPT);
+        DOD__REFUSE_IF(p->free_slots != p->l.n_free, DOD_E_CORRUPT);
+        DOD__REFUSE_IF(!load_free_list_ok(p), DOD_E_CORRUPT);
+    }
+    return st;
+}
+
+/* ---- the rows ---- */
+
+/* n saved ids of archetype `arch`, the first at location first_loc: each names a live slot
+ * (odd generation, no tag bits) whose saved word is this archetype and location. */
+static void load_check_ids(load_pass *p, const unsigned char *at, size_t n, uint32_t arch,
+                           uint64_t first_loc)
+{
+    const uint32_t n_slots = p->l.n_slots;
+    const uint64_t arch_bits = (uint64_t)arch << DOD__WORLD_GEN_BITS;
+    int bad = 0;
+    for (size_t j = 0; j < n; ++j) {
+        uint64_t id = load_word(at + 8 * j, p->swap);
+        uint32_t slot = (uint32_t)id, gen = (uint32_t)(id >> 32) & DOD__WORLD_GEN_MASK;
+        uint32_t in_range = slot < n_slots ? slot : 0; /* n_slots > 0: there are rows */
+        uint64_t want = gen | arch_bits | (first_loc + j) << DOD__WORLD_LOC_SHIFT;
+        bad |= (id >> 48) != 0 || slot >= n_slots || !(gen & 1u) ||
+               load_word(p->slots_le + 8 * (size_t)in_range, p->swap) != want;
+    }
+    p->bad |= bad;
+}
+
+/* n ids of the room made the world's: host order, with the world's tag. */
+static void load_tag_ids(const load_pass *p, unsigned char *ids, size_t n)
+{
+    const uint64_t tag = (uint64_t)p->w->head.tag_hi << 32;
+    for (size_t j = 0; j < n; ++j) {
+        uint64_t v = load_word(ids + 8 * j, p->swap) | tag;
+        memcpy(ids + 8 * j, &v, sizeof v);
+    }
+}
+
+/* Where column col (-1: the ids) of block b of archetype i lies in the room; NULL without. */
+static unsigned char *load_column(const load_pass *p, uint32_t i, uint32_t b, int col)
+{
+    if (!p->room)
+        return NULL;
+    const dod__world_arch *a = &p->w->arch[i];
+    unsigned char *block = p->room->rows[i].list[b];
+    return col < 0 ? block : block + (a->cols[col].offset << dod__world_block_scale(a, b));
+}
+
+/* The n elements of `size` bytes (words of `word`) of column col (-1: the ids) of block b of
+ * archetype i, in steps that stay in cache. */
+static dod_status load_cells(load_pass *p, uint32_t i, uint32_t b, int col, size_t n,
+                             size_t size, size_t word)
+{
+    const dod__world_arch *a = &p->w->arch[i];
+    unsigned char *dst = load_column(p, i, b, col);
+    const size_t step = DOD__FILE_CHUNK_BYTES / size ? DOD__FILE_CHUNK_BYTES / size : 1;
+    for (size_t done = 0; done < n;) {
+        size_t m = n - done < step ? n - done : step;
+        const unsigned char *at;
+        unsigned char *to = dst ? dst + done * size : NULL;
+        dod_status st = load_take(p, to, m * size, &at);
+        if (st != DOD_OK)
+            return st;
+        if (col < 0 && p->verify)
+            load_check_ids(p, at, m, i, ((uint64_t)b << a->place->shift) + done);
+        if (col < 0 && to)
+            load_tag_ids(p, to, m);
+        else if (to && p->swap && word > 1)
+            dod__file_swap(to, to, m * size / word, word);
+        done += m;
+    }
+    return DOD_OK;
+}
+
+/* Archetype i's rows: the ids block by block, then each column block by block. */
+static dod_status load_rows(load_pass *p, uint32_t i)
+{
+    const dod__world_arch *a = &p->w->arch[i];
+    const uint32_t n = p->l.n_rows[i];
+    dod_status st = DOD_OK;
+    for (int col = -1; col < (int)a->n_cols && st == DOD_OK; ++col) {
+        size_t size = col < 0 ? sizeof(dod_entity) : a->cols[col].size;
+        size_t word = col < 0 ? 8 : dod__world_file_word(p->w->comp_align[a->cols[col].comp]);
+        for (uint32_t b = 0, done = 0; done < n && st == DOD_OK; ++b) {
+            uint32_t rows = dod__world_file_block_rows(a, b, n);
+            st = load_cells(p, i, b, col, rows, size, word);
+            done += rows;
+        }
+        if (st == DOD_OK)
+            st = load_pad(p, (uint64_t)n * size);
+        if (st == DOD_OK && col < 0 && p->verify)
+            DOD__REFUSE_IF(p->bad, DOD_E_CORRUPT);
+    }
+    return st;
+}
+
+/* Everything after the directory. */
+static dod_status load_body(load_pass *p)
+{
+    dod_status st = load_slots(p);
+    for (uint32_t i = 0; i < p->w->n_archetypes && st == DOD_OK; ++i)
+        if (p->l.n_rows[i])
+            st = load_rows(p, i);
+    if (st != DOD_OK)
+        return st;
+    unsigned char trailer[DOD__FILE_TRAILER_BYTES];
+    const unsigned char *at;
+    uint32_t crc_before = p->src.crc;
+    st = load_take(p, trailer, sizeof trailer, &at);
+    if (st != DOD_OK || !p->verify)
+        return st;
+    uint64_t n_live;
+    st = dod__file_trailer_decode(at, crc_before, &n_live);
+    if (st != DOD_OK)
+        return st;
+    DOD__REFUSE_IF(n_live != p->l.n_live, DOD_E_CORRUPT);
+    /* Every row named a distinct live slot; as many rows as live slots: every live slot is a
+     * row's. */
+    DOD__REFUSE_IF(p->live_slots != p->l.n_live, DOD_E_CORRUPT);
+    return DOD_OK;
+}
+
+/* ---- putting it together ---- */
+
+/* The blocks archetype i needs for the file's rows. */
+static uint32_t load_blocks(const load_pass *p, uint32_t i)
+{
+    uint32_t n = p->l.n_rows[i];
+    return n ? (uint32_t)dod__world_blocks_for_rows(&p->w->arch[i], n) : 0;
+}
+
+static dod_status load_prepare(load_pass *p, dod__world_room *room)
+{
+    uint32_t blocks[DOD_WORLD_MAX_ARCHETYPES];
+    for (uint32_t i = 0; i < p->w->n_archetypes; ++i)
+        blocks[i] = load_blocks(p, i);
+    dod_status st = dod__world_prepare_room(p->w, p->l.n_slots, blocks, room);
+    if (st != DOD_OK)
+        return st;
+    p->room = room;
+    p->slots = (unsigned char *)(room->slots ? room->slots : p->w->head.slots);
+    return DOD_OK;
+}
+
+/* The world takes what a pass wrote into its installed room: the entity index in host order,
+ * the counters. */
+static void load_commit(load_pass *p)
+{
+    dod_world *w = p->w;
+    if (p->swap)
+        for (size_t s = 0; s < p->l.n_slots; ++s)
+            w->head.slots[s] = load_word(p->slots + 8 * s, 1);
+    w->head.n_slots = p->l.n_slots;
+    w->free_head = p->l.free_head;
+    w->n_free = p->l.n_free;
+    for (uint32_t i = 0; i < w->n_archetypes; ++i) {
+        dod__world_arch *a = &w->arch[i];
+        uint32_t n = p->l.n_rows[i], open = load_blocks(p, i);
+        uint32_t before = open ? (uint32_t)dod__world_rows_upto(a, open - 1) : 0;
+        dod__world_set_rows(a, n, open, n - before);
+    }
+}
+
+/* Start a pass over the file whose header (already taken, at `header`) is decoded into p. */
+static dod_status load_start(load_pass *p, dod_world *w, FILE *f, const unsigned char *header,
+                             const unsigned char *rest, int verify)
+{
+    memset(p, 0, sizeof *p);
+    p->w = w;
+    p->src.f = f;
+    p->src.p = rest;
+    p->verify = verify;
+    p->swap = dod__file_swapping();
+    p->src.crc = dod__crc32c(0, header, DOD__WORLD_FILE_HEADER_BYTES);
+    dod_status st = dod__world_file_header_decode(w, header, &p->l);
+    return st == DOD_OK ? load_directory(p) : st;
+}
+
+/* One pass that checks and writes into a room prepared for it: for a world without slots,
+ * whose held memory nothing shows. */
+static dod_status load_into_room(dod_world *w, FILE *f, const unsigned char *header,
+                                 const unsigned char *rest)
+{
+    load_pass p;
+    dod__world_room room;
+    dod_status st = load_start(&p, w, f, header, rest, 1);
+    if (st == DOD_OK)
+        st = load_prepare(&p, &room);
+    if (st != DOD_OK)
+        return st;
+    st = load_body(&p);
+    if (st != DOD_OK) {
+        dod__world_discard_room(w, &room);
+        return st;
+    }
+    dod__world_install_room(w, &room);
+    load_commit(&p);
+    return DOD_OK;
+}
+
+dod_status dod_world_load_mem(dod_world *w, const void *buf, size_t size)
+{
+    DOD__REFUSE_IF(!w, DOD_E_INVALID);
+    DOD__REFUSE_IF(!buf, DOD_E_INVALID);
+    const unsigned char *b = (const unsigned char *)buf;
+    DOD__REFUSE_IF(size < DOD__WORLD_FILE_HEADER_BYTES, DOD_E_CORRUPT);
+    dod__world_file_layout l;
+    dod_status st = dod__world_file_header_decode(w, b, &l);
+    if (st != DOD_OK)
+        return st;
+    DOD__REFUSE_IF(l.file_bytes != size, DOD_E_CORRUPT);
+    const unsigned char *rest = b + DOD__WORLD_FILE_HEADER_BYTES;
+    if (w->head.n_slots == 0)
+        return load_into_room(w, NULL, b, rest);
+    /* The world has entities to keep until every check passed: check in place first. */
+    load_pass p;
+    st = load_start(&p, w, NULL, b, rest, 1);
+    if (st == DOD_OK)
+        st = load_body(&p);
+    if (st != DOD_OK)
+        return st;
+    dod__world_room room;
+    st = load_start(&p, w, NULL, b, rest, 0);
+    if (st == DOD_OK)
+        st = load_prepare(&p, &room);
+    if (st != DOD_OK)
+        return st;
+    dod__world_install_room(w, &room);
+    (void)load_body(&p); /* checked bytes into memory that is there: cannot fail */
+    load_commit(&p);
+    return DOD_OK;
+}
+
+dod_status dod_world_load(dod_world *w, FILE *f)
+{
+    DOD__REFUSE_IF(!w, DOD_E_INVALID);
+    DOD__REFUSE_IF(!f, DOD_E_INVALID);
+    long left = dod__file_remaining(f); /* measured first: seeking discards what stdio buffered */
+    unsigned char header[DOD__WORLD_FILE_HEADER_BYTES];
+    dod_status st = dod__file_read_exact(f, header, sizeof header);
+    if (st != DOD_OK)
+        return st;
+    dod__world_file_layout l;
+    st = dod__world_file_header_decode(w, header, &l);
+    if (st != DOD_OK)
+        return st;
+    DOD__REFUSE_IF(left >= 0 && (uint64_t)left < l.file_bytes, DOD_E_CORRUPT);
+    DOD__REFUSE_IF(l.file_bytes > SIZE_MAX, DOD_E_OVERFLOW); /* real, but too big for this host */
+    if (left >= 0 && w->head.n_slots == 0)
+        return load_into_room(w, f, header, NULL);
+    unsigned char *buf;
+    size_t cap;
+    st = dod__file_read_staged(f, &w->alloc, header, sizeof header, (size_t)l.file_bytes,
+                               left >= 0, &buf, &cap);
+    if (st == DOD_OK) {
+        st = dod_world_load_mem(w, buf, (size_t)l.file_bytes);
+        dod__free(&w->alloc, buf, cap);
+    }
+    return st;
+}
+/* ---- end of src/world/world_load.c ---- */
+
 /* ---- src/world/world_query.c ---- */
 /* The world's queries and iteration: archetypes matched once by bitset, then walked block by
  * block; and the direct block access the typed layer uses. */
@@ -8156,6 +9116,72 @@ uint32_t dod_world_block(const dod_world *w, uint32_t archetype, uint32_t block,
     return dod__world_block_rows(a, block);
 }
 /* ---- end of src/world/world_query.c ---- */
+
+/* ---- src/world/world_replace.c ---- */
+/* Replacing a world's contents wholesale (dod_world_copy, dod_world_load): the memory the new
+ * contents need is allocated first, all or nothing, then the counters are set. */
+
+dod_status dod__world_prepare_room(dod_world *w, uint32_t n_slots, const uint32_t *blocks,
+                                   dod__world_room *room)
+{
+    room->slots = NULL;
+    room->slot_cap = 0;
+    if (n_slots > w->slot_cap) {
+        size_t bytes;
+        DOD__REFUSE_IF(!dod__mul(n_slots, sizeof(uint64_t), &bytes), DOD_E_OVERFLOW);
+        room->slots = (uint64_t *)dod__alloc(&w->alloc, bytes);
+        DOD__REFUSE_IF(!room->slots, DOD_E_NOMEM);
+        room->slot_cap = n_slots;
+    }
+    for (uint32_t i = 0; i < w->n_archetypes; ++i) {
+        dod_status st = dod__world_prepare_blocks(w, &w->arch[i], blocks[i], &room->rows[i]);
+        if (st != DOD_OK) {
+            while (i-- > 0)
+                dod__world_discard_rows(w, &w->arch[i], &room->rows[i]);
+            dod__world_discard_slots(w, room->slots, room->slot_cap);
+            return st;
+        }
+    }
+    return DOD_OK;
+}
+
+void dod__world_install_room(dod_world *w, const dod__world_room *room)
+{
+    if (room->slots) {
+        dod__world_discard_slots(w, w->head.slots, w->slot_cap);
+        w->head.slots = room->slots;
+        w->slot_cap = room->slot_cap;
+    }
+    for (uint32_t i = 0; i < w->n_archetypes; ++i)
+        dod__world_install_rows(w, &w->arch[i], &room->rows[i]);
+}
+
+void dod__world_discard_room(dod_world *w, const dod__world_room *room)
+{
+    for (uint32_t i = 0; i < w->n_archetypes; ++i)
+        dod__world_discard_rows(w, &w->arch[i], &room->rows[i]);
+    dod__world_discard_slots(w, room->slots, room->slot_cap);
+}
+
+void dod__world_set_rows(dod__world_arch *a, uint32_t n_rows, uint32_t n_open, uint32_t tail)
+{
+    a->n_rows = n_rows;
+    a->n_open = n_open;
+    if (n_open > 0) {
+        dod__world_set_end(a);
+        a->tail = tail;
+        return;
+    }
+    /* As create left it: "tail is full" opens block 0 on the next push. */
+    a->tail = 0;
+    a->end_cap = 0;
+    a->end_scale = 0;
+    a->end_block = NULL;
+    a->end_loc = 0;
+    for (uint32_t k = 0; k < a->n_cols; ++k)
+        a->cols[k].end_offset = 0;
+}
+/* ---- end of src/world/world_replace.c ---- */
 
 /* ---- src/world/world_run.c ---- */
 /* Running a schedule: per phase, the task list cut from the world as it is, the jobs the
@@ -8410,6 +9436,205 @@ dod_status dod_schedule_run(dod_schedule *s, dod_world *w, const dod_executor *e
 }
 /* ---- end of src/world/world_run.c ---- */
 
+/* ---- src/world/world_save.c ---- */
+/* Saving a world: one writer over a FILE* or memory, so both give the same bytes. */
+
+static const unsigned char save_zeros[64];
+
+typedef struct save_sink {
+    FILE *f;          /* NULL: memory */
+    unsigned char *p; /* memory cursor */
+    uint32_t crc;     /* of everything written so far */
+} save_sink;
+
+static dod_status save_put(save_sink *s, const void *data, size_t n)
+{
+    s->crc = dod__crc32c(s->crc, data, n);
+    if (s->f)
+        return fwrite(data, 1, n, s->f) == n ? DOD_OK : DOD__FAIL(DOD_E_IO, "short fwrite");
+    memcpy(s->p, data, n);
+    s->p += n;
+    return DOD_OK;
+}
+
+/* n bytes from memory in steps that stay in cache between the checksum and the write. */
+static dod_status save_put_bulk(save_sink *s, const unsigned char *data, size_t n)
+{
+    for (size_t done = 0; done < n;) {
+        size_t m = n - done < DOD__FILE_CHUNK_BYTES ? n - done : DOD__FILE_CHUNK_BYTES;
+        dod_status st = save_put(s, data + done, m);
+        if (st != DOD_OK)
+            return st;
+        done += m;
+    }
+    return DOD_OK;
+}
+
+/* Zeros up to the next 64-byte line after `bytes` bytes of a section. */
+static dod_status save_pad(save_sink *s, uint64_t bytes)
+{
+    size_t n = (size_t)((64u - bytes % 64u) % 64u);
+    return n ? save_put(s, save_zeros, n) : DOD_OK;
+}
+
+/* n_words words of `word` bytes from memory, little-endian: as they are on a little-endian
+ * host, else swapped through the stage. */
+static dod_status save_put_words(save_sink *s, const unsigned char *data, size_t n_words,
+                                 size_t word, unsigned char *stage)
+{
+    if (word == 1 || !dod__file_swapping())
+        return save_put_bulk(s, data, n_words * word);
+    const size_t step = DOD__WORLD_FILE_STAGE_BYTES / word;
+    for (size_t done = 0; done < n_words;) {
+        size_t m = n_words - done < step ? n_words - done : step;
+        dod__file_swap(stage, data + done * word, m, word);
+        dod_status st = save_put(s, stage, m * word);
+        if (st != DOD_OK)
+            return st;
+        done += m;
+    }
+    return DOD_OK;
+}
+
+/* n ids, without the world's tag (bits 48..63), little-endian. */
+static dod_status save_put_ids(save_sink *s, const dod_entity *ids, size_t n,
+                               unsigned char *stage)
+{
+    const size_t step = DOD__WORLD_FILE_STAGE_BYTES / sizeof(uint64_t);
+    const uint64_t less_tag = ((uint64_t)1 << 48) - 1;
+    const int swap = dod__file_swapping();
+    uint64_t *out = (uint64_t *)(void *)stage;
+    for (size_t done = 0; done < n;) {
+        size_t m = n - done < step ? n - done : step;
+        for (size_t i = 0; i < m; ++i)
+            out[i] = ids[done + i].bits & less_tag;
+        if (swap)
+            dod__file_swap(out, out, m, sizeof(uint64_t));
+        dod_status st = save_put(s, out, m * sizeof(uint64_t));
+        if (st != DOD_OK)
+            return st;
+        done += m;
+    }
+    return DOD_OK;
+}
+
+static dod_status save_directory(const dod_world *w, save_sink *s)
+{
+    unsigned char rec[DOD__WORLD_FILE_RECORD_MAX];
+    uint64_t written = 0;
+    dod_status st = DOD_OK;
+    for (uint32_t c = 0; c < w->head.n_components && st == DOD_OK; ++c) {
+        dod__world_file_component_record(w, c, rec);
+        st = save_put(s, rec, DOD__WORLD_FILE_COMPONENT_BYTES);
+        written += DOD__WORLD_FILE_COMPONENT_BYTES;
+    }
+    for (uint32_t i = 0; i < w->n_archetypes && st == DOD_OK; ++i) {
+        size_t n = dod__world_file_archetype_record(w, i, rec);
+        st = save_put(s, rec, n);
+        written += n;
+    }
+    for (uint32_t i = 0; i < w->n_archetypes && st == DOD_OK; ++i) {
+        dod__put_le32(rec, w->arch[i].n_rows);
+        st = save_put(s, rec, 4);
+        written += 4;
+    }
+    return st == DOD_OK ? save_pad(s, written) : st;
+}
+
+/* Archetype a's rows: the ids of every block holding rows, then each column block by block. */
+static dod_status save_rows(const dod_world *w, const dod__world_arch *a, save_sink *s,
+                            unsigned char *stage)
+{
+    const uint32_t used = dod__world_used_blocks(a);
+    dod_status st = DOD_OK;
+    for (uint32_t b = 0; b < used && st == DOD_OK; ++b)
+        st = save_put_ids(s, dod__world_ids(a->place->blocks[b]), dod__world_block_rows(a, b),
+                          stage);
+    if (st == DOD_OK)
+        st = save_pad(s, (uint64_t)a->n_rows * sizeof(dod_entity));
+    for (uint32_t k = 0; k < a->n_cols && st == DOD_OK; ++k) {
+        const size_t size = a->cols[k].size;
+        const size_t word = dod__world_file_word(w->comp_align[a->cols[k].comp]);
+        for (uint32_t b = 0; b < used && st == DOD_OK; ++b)
+            st = save_put_words(s, dod__world_column(a, b, k),
+                                dod__world_block_rows(a, b) * (size / word), word, stage);
+        if (st == DOD_OK)
+            st = save_pad(s, (uint64_t)a->n_rows * size);
+    }
+    return st;
+}
+
+static dod_status save_world(const dod_world *w, const dod__world_file_layout *l, save_sink *s)
+{
+    _Alignas(8) unsigned char stage[DOD__WORLD_FILE_STAGE_BYTES];
+    unsigned char header[DOD__WORLD_FILE_HEADER_BYTES];
+    dod__world_file_header_encode(w, l, header);
+    dod_status st = save_put(s, header, sizeof header);
+    if (st == DOD_OK)
+        st = save_directory(w, s);
+    if (st == DOD_OK && l->n_slots)
+        st = save_put_words(s, (const unsigned char *)w->head.slots, l->n_slots,
+                            sizeof(uint64_t), stage);
+    if (st == DOD_OK)
+        st = save_pad(s, (uint64_t)l->n_slots * sizeof(uint64_t));
+    for (uint32_t i = 0; i < w->n_archetypes && st == DOD_OK; ++i)
+        if (w->arch[i].n_rows)
+            st = save_rows(w, &w->arch[i], s, stage);
+    if (st != DOD_OK)
+        return st;
+    unsigned char trailer[DOD__FILE_TRAILER_BYTES];
+    dod__file_trailer_encode(l->n_live, s->crc, trailer);
+    return save_put(s, trailer, sizeof trailer);
+}
+
+/* The layout of w as it is now. */
+static dod_status save_layout(const dod_world *w, dod__world_file_layout *l)
+{
+    uint32_t n_rows[DOD_WORLD_MAX_ARCHETYPES];
+    for (uint32_t i = 0; i < w->n_archetypes; ++i)
+        n_rows[i] = w->arch[i].n_rows;
+    dod_status st = dod__world_file_layout_of(w, n_rows, w->head.n_slots, w->free_head,
+                                              w->n_free, l);
+    if (st != DOD_OK)
+        return st;
+    DOD__REFUSE_IF(l->file_bytes > SIZE_MAX, DOD_E_OVERFLOW);
+    return DOD_OK;
+}
+
+size_t dod_world_saved_size(const dod_world *w)
+{
+    dod__world_file_layout l;
+    if (!w || save_layout(w, &l) != DOD_OK)
+        return 0;
+    return (size_t)l.file_bytes;
+}
+
+dod_status dod_world_save(const dod_world *w, FILE *f)
+{
+    DOD__REFUSE_IF(!w, DOD_E_INVALID);
+    DOD__REFUSE_IF(!f, DOD_E_INVALID);
+    dod__world_file_layout l;
+    dod_status st = save_layout(w, &l);
+    if (st != DOD_OK)
+        return st;
+    save_sink s = { f, NULL, 0 };
+    return save_world(w, &l, &s);
+}
+
+dod_status dod_world_save_mem(const dod_world *w, void *buf, size_t size)
+{
+    DOD__REFUSE_IF(!w, DOD_E_INVALID);
+    DOD__REFUSE_IF(!buf, DOD_E_INVALID);
+    dod__world_file_layout l;
+    dod_status st = save_layout(w, &l);
+    if (st != DOD_OK)
+        return st;
+    DOD__REFUSE_IF(size < l.file_bytes, DOD_E_RANGE);
+    save_sink s = { NULL, (unsigned char *)buf, 0 };
+    return save_world(w, &l, &s);
+}
+/* ---- end of src/world/world_save.c ---- */
+
 /* ---- src/world/world_schedule.c ---- */
 /* The schedule: its systems validated and copied, grouped into phases at create; destroy and
  * introspection. Running it is src/world/world_run.c. */
@@ -8626,15 +9851,27 @@ static uint32_t grown_list(const dod__world_arch *a, uint32_t blocks)
 dod_status dod__world_prepare_rows(dod_world *w, dod__world_arch *a, uint32_t n,
                                    dod__world_rows_room *room)
 {
+    uint64_t rows = (uint64_t)a->n_rows + n;
+    if (rows <= a->rows_held) {
+        room->list = a->place->blocks;
+        room->list_cap = a->blocks_cap;
+        room->blocks = a->n_blocks;
+        return DOD_OK;
+    }
+    uint64_t need = dod__world_blocks_for_rows(a, rows);
+    DOD__REFUSE_IF(need > a->max_blocks, DOD_E_FULL);
+    return dod__world_prepare_blocks(w, a, (uint32_t)need, room);
+}
+
+dod_status dod__world_prepare_blocks(dod_world *w, dod__world_arch *a, uint32_t blocks,
+                                     dod__world_rows_room *room)
+{
+    DOD_ASSERT(blocks <= a->max_blocks);
     room->list = a->place->blocks;
     room->list_cap = a->blocks_cap;
     room->blocks = a->n_blocks;
-    uint64_t rows = (uint64_t)a->n_rows + n;
-    if (rows <= a->rows_held)
+    if (blocks <= a->n_blocks)
         return DOD_OK;
-    uint64_t need = dod__world_blocks_for_rows(a, rows);
-    DOD__REFUSE_IF(need > a->max_blocks, DOD_E_FULL);
-    uint32_t blocks = (uint32_t)need;
     unsigned char **list = a->place->blocks;
     uint32_t list_cap = a->blocks_cap;
     if (blocks > a->blocks_cap) {

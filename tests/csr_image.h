@@ -171,7 +171,7 @@ static inline image lying_image(const image *im, uint32_t c, dod__csr_layout *l)
  * gives `want`. */
 static inline dod_status view_want(dod_status want)
 {
-    return dod__csr_swapping() ? DOD_E_INVALID : want;
+    return dod__file_swapping() ? DOD_E_INVALID : want;
 }
 
 static inline int view_matches(const dod_csr_view *v, const dod_csr *c)

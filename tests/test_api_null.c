@@ -231,7 +231,23 @@ static int cmp_u32(const void *a, const void *b, void *ctx)
     S(dod_world_gather(NULL, world, &world_col, 1, NULL), DOD_E_INVALID)                       \
     S(dod_world_gather(&csr, NULL, &world_col, 1, NULL), DOD_E_INVALID)                        \
     S(dod_world_gather(&csr, world, NULL, 1, NULL), DOD_E_INVALID)                             \
-    S(dod_world_gather(&csr, world, &world_col, 1, &null_executor), DOD_E_INVALID)
+    S(dod_world_gather(&csr, world, &world_col, 1, &null_executor), DOD_E_INVALID)            \
+    /* snapshots and files */                                                                  \
+    S(dod_world_copy(NULL, world), DOD_E_INVALID)                                              \
+    S(dod_world_copy(world, NULL), DOD_E_INVALID)                                              \
+    S(dod_world_frames_create(NULL, 2, &world_desc), DOD_E_INVALID)                            \
+    S(dod_world_frames_create(&frames, 2, NULL), DOD_E_INVALID)                                \
+    V(dod_world_frames_destroy(NULL))                                                          \
+    R(dod_frames_payload(NULL, 0) == NULL, 1)                                                  \
+    R(dod_world_saved_size(NULL), 0)                                                           \
+    S(dod_world_save(NULL, stdout), DOD_E_INVALID)                                             \
+    S(dod_world_save(world, NULL), DOD_E_INVALID)                                              \
+    S(dod_world_save_mem(NULL, buf, sizeof buf), DOD_E_INVALID)                                \
+    S(dod_world_save_mem(world, NULL, sizeof buf), DOD_E_INVALID)                              \
+    S(dod_world_load(NULL, stdin), DOD_E_INVALID)                                              \
+    S(dod_world_load(world, NULL), DOD_E_INVALID)                                              \
+    S(dod_world_load_mem(NULL, buf, sizeof buf), DOD_E_INVALID)                                \
+    S(dod_world_load_mem(world, NULL, sizeof buf), DOD_E_INVALID)
 
 /* One string per entry (one string for all of them outgrew what ISO C requires compilers to
  * support). */

@@ -228,13 +228,13 @@ static void test_format_bytes(void)
     const uint32_t want_off[4] = { 0, 1, 2, 5 }, want_items[5] = { 1, 3, 0, 2, 4 };
     for (int i = 0; i < 4; ++i)
         CHECK_EQ(dod__get_le32(b + 64 + 4 * i), want_off[i]);
-    CHECK(dod__csr_all_zero(b + 64 + 16, 48));
+    CHECK(dod__file_all_zero(b + 64 + 16, 48));
     for (int i = 0; i < 5; ++i)
         CHECK_EQ(dod__get_le32(b + 128 + 4 * i), want_items[i]);
-    CHECK(dod__csr_all_zero(b + 128 + 20, 44));
+    CHECK(dod__file_all_zero(b + 128 + 20, 44));
     CHECK(memcmp(b + 192, "\x89" "DODEND\n", 8) == 0);
     CHECK_EQ(dod__get_le64(b + 200), 5); /* item_bound = 1 + the largest item */
-    CHECK(dod__csr_all_zero(b + 208, 44));
+    CHECK(dod__file_all_zero(b + 208, 44));
     CHECK_EQ(dod__get_le32(b + 252), dod__crc32c(0, b, 252));
     /* Section starts for other sizes: 64-byte aligned, exactly as docs/format.md computes. */
     CHECK_OK(dod_csr_build(&idx, 15, NULL, 4, 0));
@@ -257,7 +257,7 @@ static void test_swap_path(void)
     dod_csr_init(&back, NULL);
     build_random(&idx, &rng, 70000, 90000, 4); /* several 256 KiB steps */
     image le = save_image(&idx);
-    dod__csr_force_swap = 1;
+    dod__file_force_swap = 1;
     image be = save_image(&idx);
     CHECK_EQ(be.len, le.len);
     CHECK(memcmp(be.bytes, le.bytes, 64) == 0);
@@ -290,7 +290,7 @@ static void test_swap_path(void)
     csr_snap s = csr_snap_take(&back);
     CHECK_STATUS(dod_csr_load_mem(&back, le.bytes, le.len), DOD_E_CORRUPT);
     CHECK(csr_snap_unchanged(&back, &s));
-    dod__csr_force_swap = 0;
+    dod__file_force_swap = 0;
     CHECK_STATUS(dod_csr_load_mem(&back, be.bytes, be.len), DOD_E_CORRUPT);
     dod_csr_free(&idx);
     dod_csr_free(&back);

@@ -166,11 +166,11 @@ static void test_arguments_and_byte_order(void)
     memmove(odd.bytes + 1, odd.bytes, im.len);
     for (size_t k = 0; k < sizeof levels / sizeof levels[0]; ++k)
         CHECK_STATUS(dod_csr_view_open(&v, odd.bytes + 1, im.len, levels[k]), DOD_E_INVALID);
-    dod__csr_force_swap = !dod__csr_swapping(); /* a little-endian host pretends, a big one is */
-    CHECK(dod__csr_swapping());
+    dod__file_force_swap = !dod__file_swapping(); /* a little-endian host pretends, a big one is */
+    CHECK(dod__file_swapping());
     for (size_t k = 0; k < sizeof levels / sizeof levels[0]; ++k)
         CHECK_STATUS(dod_csr_view_open(&v, im.bytes, im.len, levels[k]), DOD_E_INVALID);
-    dod__csr_force_swap = 0;
+    dod__file_force_swap = 0;
     test_aligned_free(odd.bytes);
     test_aligned_free(im.bytes);
     dod_csr_free(&idx);

@@ -361,22 +361,30 @@ static void test_declaration(void)
     dod_component_desc comps[N_COMPS];
     d.archetypes = archs;
     d.components = comps;
-    /* equal: defaults spelt out, a fixed archetype's ignored fields; any other cap differs */
-    for (int change = 0; change < 11; ++change) {
+    /* equal: defaults spelt out, a fixed archetype's ignored fields, a name spelt again;
+     * any other cap differs, and a component renamed */
+    for (int change = 0; change < 14; ++change) {
         memcpy(archs, ARCHS, sizeof archs);
         memcpy(comps, COMPS, sizeof comps);
-        int same = change < 3;
+        char name_again[16];
+        int same = change < 4;
         switch (change) {
         case 0: archs[A_PH].block_bytes = DOD_WORLD_BLOCK_BYTES; break;
         case 1: archs[A_PH].first_block_bytes = DOD_WORLD_FIRST_BLOCK_BYTES; break;
         case 2: archs[A_FIXED].block_bytes = 999, archs[A_FIXED].memory_cap = 5; break;
-        case 3: comps[C_HP].size = 8; break;
-        case 4: comps[C_POS].align = 8; break;
-        case 5: archs[A_FIXED].capacity++; break;
-        case 6: archs[A_CAPPED].memory_cap += 1; break;
-        case 7: archs[A_P].block_bytes = 512; break;
-        case 8: archs[A_PH].components = P, archs[A_PH].n_components = 1; break;
-        case 9: archs[A_PH].memory_cap = 1u << 20; break;
+        case 3:
+            snprintf(name_again, sizeof name_again, "%s", COMPS[C_HP].name);
+            comps[C_HP].name = name_again;
+            break;
+        case 4: comps[C_HP].size = 8; break;
+        case 5: comps[C_POS].align = 8; break;
+        case 6: archs[A_FIXED].capacity++; break;
+        case 7: archs[A_CAPPED].memory_cap += 1; break;
+        case 8: archs[A_P].block_bytes = 512; break;
+        case 9: archs[A_PH].components = P, archs[A_PH].n_components = 1; break;
+        case 10: archs[A_PH].memory_cap = 1u << 20; break;
+        case 11: comps[C_HP].name = "health"; break;
+        case 12: comps[C_HP].name = NULL; break;
         default: d.n_archetypes = N_ARCHS - 1; break;
         }
         CHECK_EQ(dod__world_declaration_of(&d) == base, same);

@@ -21,6 +21,7 @@
 #include <dod/world_cmds.h>
 #include <dod/world_systems.h>
 #include <dod/world_index.h>
+#include <dod/world_io.h>
 #include <dod/world_typed.h>
 #include <dod/world.h>
 

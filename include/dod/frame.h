@@ -113,6 +113,12 @@ DOD_API dod_status dod_frames_release(dod_frames *frames, dod_frame *frame);
 /* How many slots the object has; 0 for NULL. */
 DOD_API uint32_t dod_frames_slot_count(const dod_frames *frames);
 
+/* The payload slot `slot` was created with (what dod_frames_create was given, or the slot's
+ * dod_csr array); NULL for NULL frames or slot >= the slot count. Payloads never change after
+ * create, so any thread may call it; for an owner tearing down what it registered (the
+ * world's dod_world_frames_destroy). */
+DOD_API void *dod_frames_payload(const dod_frames *frames, uint32_t slot);
+
 /* The seq of the latest frame whose dod_frames_publish has completed its update of this
  * counter, 0 before the first publish. Any thread, wait-free (one atomic load).
  *

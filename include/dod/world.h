@@ -7,6 +7,7 @@
  *                        at a sync point in a deterministic order, all or nothing
  *   dod/world_systems.h  systems on a deterministic parallel schedule
  *   dod/world_index.h    relation indexes (dod_csr) built from a component's key field
+ *   dod/world_io.h       snapshots (dod_world_copy, frames of worlds) and checked world files
  *   dod/world_typed.h    the typed layer: DOD_WORLD, DOD_QUERY (macros that generate typed
  *                        functions calling the headers above)
  * DOD_SYSTEM, the typed system, is in dod/world_systems.h. */
@@ -17,6 +18,7 @@
 #include <dod/world_cmds.h>
 #include <dod/world_systems.h>
 #include <dod/world_index.h>
+#include <dod/world_io.h>
 #include <dod/world_typed.h>
 
 #endif /* DOD_WORLD_H */

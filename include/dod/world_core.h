@@ -71,7 +71,10 @@ typedef struct dod_entity {
 } dod_entity;
 
 /* A component type: element size and alignment (align a power of two <= DOD_ALIGN, size a
- * non-zero multiple of align: the table's rule). The name is for people; it is not kept. */
+ * non-zero multiple of align: the table's rule). The name (NULL allowed) is not kept, but a
+ * hash of it is part of the world's declaration: two worlds whose components are named
+ * differently are of different declarations (command buffers, dod_world_copy and world files
+ * refuse to cross them), so a renamed component does not load another's saved bytes. */
 typedef struct dod_component_desc {
     const char *name;
     size_t size, align;

@@ -4,38 +4,6 @@
 #include "internal.h"
 
 static const unsigned char header_magic[8] = { 0x89, 'D', 'O', 'D', 'C', 'S', 'R', '\n' };
-static const unsigned char trailer_magic[8] = { 0x89, 'D', 'O', 'D', 'E', 'N', 'D', '\n' };
-
-#ifdef DOD_TEST_SEAMS
-int dod__csr_force_swap = 0;
-#  define FORCED_SWAP (dod__csr_force_swap != 0)
-#else
-#  define FORCED_SWAP 0
-#endif
-
-static int host_is_big_endian(void)
-{
-    const uint32_t one = 1;
-    unsigned char first;
-    memcpy(&first, &one, 1);
-    return first == 0;
-}
-
-int dod__csr_swapping(void)
-{
-    return host_is_big_endian() ^ FORCED_SWAP;
-}
-
-static uint32_t bswap32(uint32_t v)
-{
-    return (v >> 24) | ((v >> 8) & 0xFF00u) | ((v << 8) & 0xFF0000u) | (v << 24);
-}
-
-void dod__csr_swap_words(uint32_t *dst, const uint32_t *src, size_t n)
-{
-    for (size_t i = 0; i < n; ++i)
-        dst[i] = bswap32(src[i]);
-}
 
 static uint64_t align64(uint64_t n)
 {
@@ -50,7 +18,7 @@ dod__csr_layout dod__csr_layout_of(uint32_t n_rows, uint32_t n_items)
     /* Every term is below 2^35, so the u64 sums cannot overflow. */
     l.items_pos = align64(DOD__CSR_HEADER_BYTES + ((uint64_t)n_rows + 1) * 4u);
     l.trailer_pos = align64(l.items_pos + (uint64_t)n_items * 4u);
-    l.file_bytes = l.trailer_pos + DOD__CSR_TRAILER_BYTES;
+    l.file_bytes = l.trailer_pos + DOD__FILE_TRAILER_BYTES;
     return l;
 }
 
@@ -100,38 +68,14 @@ dod_status dod__csr_header_decode(const unsigned char in[DOD__CSR_HEADER_BYTES],
     return DOD_OK;
 }
 
-void dod__csr_trailer_encode(uint64_t item_bound, uint32_t crc_before_trailer,
-                             unsigned char out[DOD__CSR_TRAILER_BYTES])
-{
-    memset(out, 0, DOD__CSR_TRAILER_BYTES);
-    memcpy(out, trailer_magic, sizeof trailer_magic);
-    dod__put_le64(out + 8, item_bound);
-    dod__put_le32(out + 60, dod__crc32c(crc_before_trailer, out, 60));
-}
-
-int dod__csr_trailer_magic_ok(const unsigned char *p)
-{
-    return memcmp(p, trailer_magic, sizeof trailer_magic) == 0;
-}
-
-dod_status dod__csr_trailer_decode(const unsigned char in[DOD__CSR_TRAILER_BYTES],
+dod_status dod__csr_trailer_decode(const unsigned char in[DOD__FILE_TRAILER_BYTES],
                                    uint32_t crc_before_trailer, uint64_t *item_bound)
 {
-    DOD__REFUSE_IF(dod__get_le32(in + 60) != dod__crc32c(crc_before_trailer, in, 60),
-                   DOD_E_CORRUPT);
-    DOD__REFUSE_IF(!dod__csr_trailer_magic_ok(in), DOD_E_CORRUPT);
-    DOD__REFUSE_IF(!dod__csr_all_zero(in + 16, 44), DOD_E_CORRUPT);
-    *item_bound = dod__get_le64(in + 8);
+    dod_status st = dod__file_trailer_decode(in, crc_before_trailer, item_bound);
+    if (st != DOD_OK)
+        return st;
     DOD__REFUSE_IF(*item_bound > ((uint64_t)1 << 32), DOD_E_CORRUPT);
     return DOD_OK;
-}
-
-int dod__csr_all_zero(const unsigned char *p, size_t n)
-{
-    unsigned char acc = 0;
-    for (size_t i = 0; i < n; ++i)
-        acc |= p[i];
-    return acc == 0;
 }
 
 void dod__csr_scan_init(dod__csr_scan *s)
@@ -209,7 +153,7 @@ static void scan_array(const unsigned char *p, size_t count, int is_offsets, int
                        uint32_t *crc, dod__csr_scan *s)
 {
     uint32_t tmp[1024];
-    const size_t step = DOD__CSR_CHUNK_BYTES / 4;
+    const size_t step = DOD__FILE_CHUNK_BYTES / 4;
     for (size_t done = 0; done < count;) {
         size_t n = count - done < step ? count - done : step;
         *crc = dod__crc32c(*crc, p + done * 4, n * 4);
@@ -220,7 +164,7 @@ static void scan_array(const unsigned char *p, size_t count, int is_offsets, int
             if (swap || ((uintptr_t)src & 3) != 0) {
                 memcpy(tmp, src, m * 4);
                 if (swap)
-                    dod__csr_swap_words(tmp, tmp, m);
+                    dod__file_swap(tmp, tmp, m, 4);
                 vals = tmp;
             }
             if (is_offsets)
@@ -246,12 +190,12 @@ dod_status dod__csr_validate_image(const unsigned char *buf, size_t size, dod__c
     if (st != DOD_OK)
         return st;
     DOD__REFUSE_IF(l->file_bytes != size, DOD_E_CORRUPT);
-    const int swap = dod__csr_swapping();
+    const int swap = dod__file_swapping();
     const size_t off_end = DOD__CSR_HEADER_BYTES + ((size_t)l->n_rows + 1) * 4;
     const size_t items_end = (size_t)l->items_pos + (size_t)l->n_items * 4;
-    DOD__REFUSE_IF(!dod__csr_all_zero(buf + off_end, (size_t)l->items_pos - off_end),
+    DOD__REFUSE_IF(!dod__file_all_zero(buf + off_end, (size_t)l->items_pos - off_end),
                    DOD_E_CORRUPT);
-    DOD__REFUSE_IF(!dod__csr_all_zero(buf + items_end, (size_t)l->trailer_pos - items_end),
+    DOD__REFUSE_IF(!dod__file_all_zero(buf + items_end, (size_t)l->trailer_pos - items_end),
                    DOD_E_CORRUPT);
     uint32_t crc = dod__crc32c(0, buf, DOD__CSR_HEADER_BYTES);
     dod__csr_scan s;

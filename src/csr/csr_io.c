@@ -30,8 +30,8 @@ static dod_status put(sink *s, const void *data, size_t n)
  * feed `scan` for their maximum. */
 static dod_status put_words(sink *s, const uint32_t *v, size_t n, dod__csr_scan *scan)
 {
-    const size_t step = DOD__CSR_CHUNK_BYTES / 4;
-    const int swap = dod__csr_swapping();
+    const size_t step = DOD__FILE_CHUNK_BYTES / 4;
+    const int swap = dod__file_swapping();
     for (size_t done = 0; done < n;) {
         size_t m = n - done < step ? n - done : step;
         if (scan)
@@ -44,7 +44,7 @@ static dod_status put_words(sink *s, const uint32_t *v, size_t n, dod__csr_scan 
             uint32_t tmp[1024];
             for (size_t k = 0; k < m;) {
                 size_t c = m - k < 1024 ? m - k : 1024;
-                dod__csr_swap_words(tmp, v + done + k, c);
+                dod__file_swap(tmp, v + done + k, c, 4);
                 dod_status st = put(s, tmp, c * 4);
                 if (st != DOD_OK)
                     return st;
@@ -88,7 +88,7 @@ static dod_status write_index(const dod_csr *csr, const dod__csr_layout *l, sink
         st = put(s, zeros, (size_t)l->trailer_pos - items_end);
     if (st != DOD_OK)
         return st;
-    dod__csr_trailer_encode(dod__csr_scan_bound(&scan), s->crc, block);
+    dod__file_trailer_encode(dod__csr_scan_bound(&scan), s->crc, block);
     return put(s, block, sizeof block);
 }
 
@@ -147,37 +147,29 @@ dod_status dod_csr_load_mem(dod_csr *csr, const void *buf, size_t size)
     uint32_t *items = dod__csr_next_items(csr, &fresh);
     memcpy(offsets, b + DOD__CSR_HEADER_BYTES, ((size_t)l.n_rows + 1) * 4);
     memcpy(items, b + l.items_pos, (size_t)l.n_items * 4);
-    if (dod__csr_swapping()) {
-        dod__csr_swap_words(offsets, offsets, (size_t)l.n_rows + 1);
-        dod__csr_swap_words(items, items, l.n_items);
+    if (dod__file_swapping()) {
+        dod__file_swap(offsets, offsets, (size_t)l.n_rows + 1, 4);
+        dod__file_swap(items, items, l.n_items, 4);
     }
     dod__csr_commit(csr, &fresh, l.n_rows, l.n_items);
     csr->item_bound = bound;
     return DOD_OK;
 }
 
-/* All n bytes or an error: a stream that ends early is a truncated (corrupt) input. */
-static dod_status read_exact(FILE *f, void *dst, size_t n)
-{
-    if (fread(dst, 1, n, f) == n)
-        return DOD_OK;
-    return ferror(f) ? DOD__FAIL(DOD_E_IO, "fread error") : DOD__FAIL(DOD_E_CORRUPT, "stream ended early");
-}
-
 /* Read n words into dst in pieces: checksum the disk bytes, convert, check. */
 static dod_status read_words(FILE *f, uint32_t *dst, size_t n, int is_offsets, uint32_t *crc,
                              dod__csr_scan *scan)
 {
-    const size_t step = DOD__CSR_CHUNK_BYTES / 4;
-    const int swap = dod__csr_swapping();
+    const size_t step = DOD__FILE_CHUNK_BYTES / 4;
+    const int swap = dod__file_swapping();
     for (size_t done = 0; done < n;) {
         size_t m = n - done < step ? n - done : step;
-        dod_status st = read_exact(f, dst + done, m * 4);
+        dod_status st = dod__file_read_exact(f, dst + done, m * 4);
         if (st != DOD_OK)
             return st;
         *crc = dod__crc32c(*crc, dst + done, m * 4);
         if (swap)
-            dod__csr_swap_words(dst + done, dst + done, m);
+            dod__file_swap(dst + done, dst + done, m, 4);
         if (is_offsets)
             dod__csr_scan_offsets(scan, dst + done, m, done == 0);
         else
@@ -190,11 +182,11 @@ static dod_status read_words(FILE *f, uint32_t *dst, size_t n, int is_offsets, u
 static dod_status read_padding(FILE *f, size_t n, uint32_t *crc)
 {
     unsigned char pad[64];
-    dod_status st = read_exact(f, pad, n);
+    dod_status st = dod__file_read_exact(f, pad, n);
     if (st != DOD_OK)
         return st;
     *crc = dod__crc32c(*crc, pad, n);
-    DOD__REFUSE_IF(!dod__csr_all_zero(pad, n), DOD_E_CORRUPT);
+    DOD__REFUSE_IF(!dod__file_all_zero(pad, n), DOD_E_CORRUPT);
     return DOD_OK;
 }
 
@@ -212,9 +204,9 @@ static dod_status read_body(FILE *f, const dod__csr_layout *l, uint32_t *offsets
         st = read_words(f, items, l->n_items, 0, &crc, &scan);
     if (st == DOD_OK)
         st = read_padding(f, (size_t)l->trailer_pos - items_end, &crc);
-    unsigned char trailer[DOD__CSR_TRAILER_BYTES];
+    unsigned char trailer[DOD__FILE_TRAILER_BYTES];
     if (st == DOD_OK)
-        st = read_exact(f, trailer, sizeof trailer);
+        st = dod__file_read_exact(f, trailer, sizeof trailer);
     uint64_t bound = 0;
     if (st == DOD_OK)
         st = dod__csr_trailer_decode(trailer, crc, &bound);
@@ -258,56 +250,24 @@ static dod_status load_direct(dod_csr *csr, FILE *f, const unsigned char *header
 static dod_status load_staged(dod_csr *csr, FILE *f, const unsigned char *header,
                               const dod__csr_layout *l)
 {
-    const size_t total = (size_t)l->file_bytes;
-    size_t cap = total < 4096 ? total : 4096, have = DOD__CSR_HEADER_BYTES;
-    unsigned char *buf = (unsigned char *)dod__alloc(&csr->alloc, cap);
-    DOD__REFUSE_IF(!buf, DOD_E_NOMEM);
-    memcpy(buf, header, DOD__CSR_HEADER_BYTES);
-    dod_status st = DOD_OK;
-    while (st == DOD_OK && have < total) {
-        if (have == cap) {
-            size_t grown = cap > total / 2 ? total : 2 * cap;
-            unsigned char *bigger = (unsigned char *)dod__alloc(&csr->alloc, grown);
-            if (!bigger) {
-                st = DOD__FAIL(DOD_E_NOMEM, "growing the staging buffer");
-                break;
-            }
-            memcpy(bigger, buf, have);
-            dod__free(&csr->alloc, buf, cap);
-            buf = bigger;
-            cap = grown;
-        }
-        size_t got = fread(buf + have, 1, cap - have, f);
-        have += got;
-        if (got == 0)
-            st = ferror(f) ? DOD__FAIL(DOD_E_IO, "fread error")
-                           : DOD__FAIL(DOD_E_CORRUPT, "stream ended early");
-    }
-    if (st == DOD_OK)
-        st = dod_csr_load_mem(csr, buf, total);
+    unsigned char *buf;
+    size_t cap;
+    dod_status st = dod__file_read_staged(f, &csr->alloc, header, DOD__CSR_HEADER_BYTES,
+                                          (size_t)l->file_bytes, 0, &buf, &cap);
+    if (st != DOD_OK)
+        return st;
+    st = dod_csr_load_mem(csr, buf, (size_t)l->file_bytes);
     dod__free(&csr->alloc, buf, cap);
     return st;
-}
-
-/* Bytes left in a seekable stream, or -1 when it cannot tell (a pipe, a terminal). */
-static long remaining_bytes(FILE *f)
-{
-    long pos = ftell(f);
-    if (pos < 0 || fseek(f, 0, SEEK_END) != 0)
-        return -1;
-    long end = ftell(f);
-    if (fseek(f, pos, SEEK_SET) != 0 || end < pos)
-        return -1;
-    return end - pos;
 }
 
 dod_status dod_csr_load(dod_csr *csr, FILE *f)
 {
     DOD__REFUSE_IF(!csr, DOD_E_INVALID);
     DOD__REFUSE_IF(!f, DOD_E_INVALID);
-    long left = remaining_bytes(f); /* measured first: seeking discards what stdio buffered */
+    long left = dod__file_remaining(f); /* measured first: seeking discards what stdio buffered */
     unsigned char header[DOD__CSR_HEADER_BYTES];
-    dod_status st = read_exact(f, header, sizeof header);
+    dod_status st = dod__file_read_exact(f, header, sizeof header);
     if (st != DOD_OK)
         return st;
     dod__csr_layout l;

@@ -8,7 +8,7 @@
 static dod_status open_cheap(const unsigned char *b, size_t size, dod_csr_view_validate level,
                              dod__csr_layout *l, uint64_t *bound)
 {
-    DOD__REFUSE_IF(size < DOD__CSR_HEADER_BYTES + DOD__CSR_TRAILER_BYTES, DOD_E_CORRUPT);
+    DOD__REFUSE_IF(size < DOD__CSR_HEADER_BYTES + DOD__FILE_TRAILER_BYTES, DOD_E_CORRUPT);
     if (level == DOD_CSR_VIEW_VALIDATE_HEADER) {
         dod_status st = dod__csr_header_decode(b, l);
         if (st != DOD_OK)
@@ -22,7 +22,7 @@ static dod_status open_cheap(const unsigned char *b, size_t size, dod_csr_view_v
     const unsigned char *t = b + l->trailer_pos;
     *bound = dod__get_le64(t + 8);
     if (level == DOD_CSR_VIEW_VALIDATE_HEADER) {
-        DOD__REFUSE_IF(!dod__csr_trailer_magic_ok(t), DOD_E_CORRUPT);
+        DOD__REFUSE_IF(!dod__file_trailer_magic_ok(t), DOD_E_CORRUPT);
         DOD__REFUSE_IF(*bound > ((uint64_t)1 << 32), DOD_E_CORRUPT);
     }
     return DOD_OK;
@@ -33,7 +33,7 @@ dod_status dod_csr_view_open(dod_csr_view *view, const void *buf, size_t size, d
     DOD__REFUSE_IF(!view, DOD_E_INVALID);
     DOD__REFUSE_IF(!buf, DOD_E_INVALID);
     DOD__REFUSE_IF(((uintptr_t)buf & 3) != 0, DOD_E_INVALID);
-    DOD__REFUSE_IF(dod__csr_swapping(), DOD_E_INVALID);
+    DOD__REFUSE_IF(dod__file_swapping(), DOD_E_INVALID);
     const unsigned char *b = (const unsigned char *)buf;
     dod__csr_layout l;
     uint64_t bound = 0;

@@ -248,6 +248,11 @@ uint32_t dod_frames_slot_count(const dod_frames *frames)
     return frames ? frames->n_slots : 0;
 }
 
+void *dod_frames_payload(const dod_frames *frames, uint32_t slot)
+{
+    return frames && slot < frames->n_slots ? frames->payload[slot] : NULL;
+}
+
 uint64_t dod_frames_latest_seq(dod_frames *frames)
 {
     return frames ? dod__atomic_u64_load_acquire(&frames->published) : 0;

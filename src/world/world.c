@@ -232,8 +232,11 @@ dod_status dod_world_create(dod_world **out, const dod_world_desc *desc)
     w->head.n_components = desc->n_components;
     w->n_archetypes = desc->n_archetypes;
     w->declaration = dod__world_declaration_of(desc);
-    for (uint32_t c = 0; c < desc->n_components; ++c)
+    for (uint32_t c = 0; c < desc->n_components; ++c) {
         w->comp_size[c] = desc->components[c].size;
+        w->comp_align[c] = desc->components[c].align;
+        w->comp_name[c] = dod__world_name_hash(desc->components[c].name);
+    }
     for (uint32_t i = 0; i < desc->n_archetypes; ++i) /* fits: a block of rows was checked */
         for (uint32_t k = 0; k < desc->archetypes[i].n_components; ++k)
             w->row_bytes[i] += w->comp_size[desc->archetypes[i].components[k]];
@@ -245,6 +248,7 @@ dod_status dod_world_create(dod_world **out, const dod_world_desc *desc)
         dod__world_arch *a = &w->arch[i];
         a->place = &w->head.places[i];
         (void)layout_archetype(desc, &desc->archetypes[i], a); /* checked above */
+        a->decl = dod__world_blocks_declared(&desc->archetypes[i]);
         a->place->blocks = &a->first_block;
         a->blocks_cap = 1;
         a->place->fields = fields;

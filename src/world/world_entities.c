@@ -32,18 +32,6 @@ static void release_slot(dod_world *w, uint32_t index)
     w->n_free++;
 }
 
-/* Block n_open - 1 is a's end block (n_open > 0). */
-static inline void set_end(dod__world_arch *a)
-{
-    uint32_t b = a->n_open - 1;
-    a->end_block = a->place->blocks[b];
-    a->end_loc = (uint64_t)b << a->place->shift;
-    a->end_scale = dod__world_block_scale(a, b);
-    a->end_cap = dod__world_block_cap(a, b);
-    for (uint32_t k = 0; k < a->n_cols; ++k)
-        a->cols[k].end_offset = a->cols[k].offset << a->end_scale;
-}
-
 /* Append a row to a (room reserved): its block (the end block, of scale a->end_scale) and
  * row; returns its location. */
 static inline uint64_t push_row(dod__world_arch *a, unsigned char **block, uint32_t *row)
@@ -51,7 +39,7 @@ static inline uint64_t push_row(dod__world_arch *a, unsigned char **block, uint3
     if (a->tail == a->end_cap) {
         a->n_open++;
         a->tail = 0;
-        set_end(a);
+        dod__world_set_end(a);
     }
     *row = a->tail++;
     a->n_rows++;
@@ -81,7 +69,7 @@ static inline void remove_row(dod_world *w, dod__world_arch *a, unsigned char *b
     if (--a->tail == 0) {
         if (a->n_open > 1) {
             a->n_open--;
-            set_end(a);
+            dod__world_set_end(a);
             a->tail = a->end_cap;
         }
         if (a->n_blocks > dod__world_used_blocks(a) + 1 && !w->keep_blocks)

@@ -35,6 +35,14 @@ typedef struct dod__world_col { /* a column of an archetype */
                                     rather than scale `offset` (set with the end block) */
 } dod__world_col;
 
+/* What an archetype desc declares about its blocks, defaults filled in; all 0 for a fixed
+ * archetype, which ignores them (dod__world_blocks_declared). */
+typedef struct dod__world_blocks_decl {
+    uint32_t block_bytes;       /* the largest block */
+    uint32_t first_block_bytes; /* block 0 */
+    uint64_t memory_cap;        /* bytes; UINT64_MAX: no cap */
+} dod__world_blocks_decl;
+
 typedef struct dod__world_arch {
     dod__world_place *place; /* its entry of head.places (dod/world.h reads them): blocks,
                                 fields, shift, max_scale. The block list has n_blocks blocks:
@@ -58,6 +66,7 @@ typedef struct dod__world_arch {
     uint32_t blocks_cap;     /* entries of the block list */
     uint32_t max_blocks;     /* the memory cap (and the location bits) in blocks */
     int fixed;
+    dod__world_blocks_decl decl; /* as declared (the world file's directory) */
     size_t bytes0;           /* bytes of block 0 */
     unsigned char *first_block;
     uint64_t comp_bits[DOD_WORLD_MAX_COMPONENTS / 64];     /* the components it has */
@@ -82,6 +91,8 @@ struct dod_world {
                              (world_cmds_apply.c frees them once at the end) */
     size_t comp_size[DOD_WORLD_MAX_COMPONENTS]; /* every component's size (command buffers
                                                    check a set's size against it) */
+    size_t comp_align[DOD_WORLD_MAX_COMPONENTS];  /* and alignment */
+    uint64_t comp_name[DOD_WORLD_MAX_COMPONENTS]; /* dod__world_name_hash of its name */
     size_t row_bytes[DOD_WORLD_MAX_ARCHETYPES]; /* each archetype's components' sizes added
                                                    up: a command buffer's spawn payload */
 };
@@ -156,6 +167,18 @@ static inline unsigned char *dod__world_column(const dod__world_arch *a, uint32_
     return a->place->blocks[b] + (a->cols[col].offset << dod__world_block_scale(a, b));
 }
 
+/* Block n_open - 1 is a's end block (n_open > 0): the fields push and remove read. */
+static inline void dod__world_set_end(dod__world_arch *a)
+{
+    uint32_t b = a->n_open - 1;
+    a->end_block = a->place->blocks[b];
+    a->end_loc = (uint64_t)b << a->place->shift;
+    a->end_scale = dod__world_block_scale(a, b);
+    a->end_cap = dod__world_block_cap(a, b);
+    for (uint32_t k = 0; k < a->n_cols; ++k)
+        a->cols[k].end_offset = a->cols[k].offset << a->end_scale;
+}
+
 /* The address of row `row` of column `col` in the end block of a. */
 static inline unsigned char *dod__world_end_cell(const dod__world_arch *a, uint32_t col,
                                                  uint32_t row)
@@ -172,16 +195,31 @@ static inline dod_entity *dod__world_ids(unsigned char *block)
 /* The declaration (world_declaration.c). */
 
 /* A 64-bit fingerprint of what a desc declares, once create has checked it: every component's
- * size and align, and every archetype's component list, capacity, and (chunked) block size
- * and memory cap in blocks, with 0 fields made their defaults; the same on every platform.
- * Two worlds with equal fingerprints and equal counts of components and archetypes lay out
- * and behave alike: a command buffer, a snapshot or a file of one fits the other. */
+ * size, align and name (dod__world_name_hash), and every archetype's component list, capacity,
+ * and (chunked) block sizes and memory cap, with 0 fields made their defaults; the same on
+ * every platform. Two worlds with equal fingerprints and equal counts of components and
+ * archetypes lay out and behave alike: a command buffer, a snapshot or a file of one fits the
+ * other. */
 uint64_t dod__world_declaration_of(const dod_world_desc *d);
+
+/* FNV-1a (64 bits) of a component's name bytes, without the terminating zero; NULL hashes to
+ * 0, which no name reaches in practice ("" gives FNV's offset basis). */
+uint64_t dod__world_name_hash(const char *name);
+
+/* What archetype desc a declares about its blocks, defaults filled in. */
+dod__world_blocks_decl dod__world_blocks_declared(const dod_archetype_desc *a);
 
 /* The fingerprint of w's declaration, kept by create. */
 static inline uint64_t dod__world_declaration(const dod_world *w)
 {
     return w->declaration;
+}
+
+/* 1 when a and b were created from the same declaration. */
+static inline int dod__world_same_declaration(const dod_world *a, const dod_world *b)
+{
+    return a->declaration == b->declaration && a->n_archetypes == b->n_archetypes &&
+           a->head.n_components == b->head.n_components;
 }
 
 /* Iteration (world_query.c). */
@@ -220,6 +258,10 @@ typedef struct dod__world_rows_room {
 } dod__world_rows_room;
 dod_status dod__world_prepare_rows(dod_world *w, dod__world_arch *a, uint32_t n,
                                    dod__world_rows_room *room);
+/* The same for blocks 0 .. blocks - 1 (blocks <= a->max_blocks): a has at least that many
+ * once installed. DOD_E_NOMEM, DOD_E_OVERFLOW. */
+dod_status dod__world_prepare_blocks(dod_world *w, dod__world_arch *a, uint32_t blocks,
+                                     dod__world_rows_room *room);
 void dod__world_install_rows(dod_world *w, dod__world_arch *a, const dod__world_rows_room *room);
 void dod__world_discard_rows(dod_world *w, const dod__world_arch *a,
                              const dod__world_rows_room *room);
@@ -241,6 +283,29 @@ void dod__world_discard_slots(const dod_world *w, uint64_t *fresh, uint32_t fres
 
 /* Free every block and the block list of a (the world is being destroyed). */
 void dod__world_free_blocks(dod_world *w, dod__world_arch *a);
+
+/* Replacing a world's contents wholesale: a copy, a load (world_replace.c). */
+
+/* What w needs before it takes other contents: an entity index of n_slots slots and blocks
+ * 0 .. blocks[i] - 1 of each archetype i (blocks[i] <= its max_blocks). */
+typedef struct dod__world_room {
+    uint64_t *slots;  /* a larger entity index, or NULL when the held one is large enough */
+    uint32_t slot_cap;
+    dod__world_rows_room rows[DOD_WORLD_MAX_ARCHETYPES];
+} dod__world_room;
+
+/* Allocate what w lacks, all or nothing (nothing when it holds enough; the blocks it holds
+ * past blocks[i] stay its own). DOD_E_NOMEM, DOD_E_OVERFLOW; on failure nothing changed. */
+dod_status dod__world_prepare_room(dod_world *w, uint32_t n_slots, const uint32_t *blocks,
+                                   dod__world_room *room);
+/* Make the room w's: its blocks, and the larger entity index (the old one's contents are not
+ * kept: the caller writes every slot). */
+void dod__world_install_room(dod_world *w, const dod__world_room *room);
+/* Give the room back (a later check failed). */
+void dod__world_discard_room(dod_world *w, const dod__world_room *room);
+/* a holds n_rows rows in blocks 0 .. n_open - 1 (held), `tail` of them in the last; n_open 0:
+ * no block is open (n_rows and tail 0). */
+void dod__world_set_rows(dod__world_arch *a, uint32_t n_rows, uint32_t n_open, uint32_t tail);
 
 /* Transitions (world_transitions.c). */
 

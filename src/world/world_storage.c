@@ -55,15 +55,27 @@ static uint32_t grown_list(const dod__world_arch *a, uint32_t blocks)
 dod_status dod__world_prepare_rows(dod_world *w, dod__world_arch *a, uint32_t n,
                                    dod__world_rows_room *room)
 {
+    uint64_t rows = (uint64_t)a->n_rows + n;
+    if (rows <= a->rows_held) {
+        room->list = a->place->blocks;
+        room->list_cap = a->blocks_cap;
+        room->blocks = a->n_blocks;
+        return DOD_OK;
+    }
+    uint64_t need = dod__world_blocks_for_rows(a, rows);
+    DOD__REFUSE_IF(need > a->max_blocks, DOD_E_FULL);
+    return dod__world_prepare_blocks(w, a, (uint32_t)need, room);
+}
+
+dod_status dod__world_prepare_blocks(dod_world *w, dod__world_arch *a, uint32_t blocks,
+                                     dod__world_rows_room *room)
+{
+    DOD_ASSERT(blocks <= a->max_blocks);
     room->list = a->place->blocks;
     room->list_cap = a->blocks_cap;
     room->blocks = a->n_blocks;
-    uint64_t rows = (uint64_t)a->n_rows + n;
-    if (rows <= a->rows_held)
+    if (blocks <= a->n_blocks)
         return DOD_OK;
-    uint64_t need = dod__world_blocks_for_rows(a, rows);
-    DOD__REFUSE_IF(need > a->max_blocks, DOD_E_FULL);
-    uint32_t blocks = (uint32_t)need;
     unsigned char **list = a->place->blocks;
     uint32_t list_cap = a->blocks_cap;
     if (blocks > a->blocks_cap) {

@@ -1,0 +1,160 @@
+/* dod/world_io.h: a world copied (snapshots, and frames of worlds for reader threads) and
+ * saved to and loaded from checked files (docs/world.md, "Snapshots" and "World files"; the
+ * file format: docs/format.md, "The world file").
+ *
+ * A snapshot is the same world seen later: dod_world_copy gives the copy the source's entity
+ * index, rows, block layout and tag, so every handle of the source resolves in the copy to
+ * equal components, queries made for the source iterate the copy, and commands recorded
+ * against the copy (dod_cmds_init on it) apply to the source, which shares its handles and
+ * declaration. A frames object whose slots hold worlds (dod_world_frames_create) hands such
+ * snapshots to reader threads that never wait.
+ *
+ * A world file holds one world: a header fingerprinting its declaration, a directory (every
+ * component's name hash, size and align; every archetype's components, capacity and blocks;
+ * its row count), the entity index, then each archetype's rows in order (ids, then each
+ * component's column), and a trailer with the CRC-32C of everything before it. The world's
+ * own fields (counts, slots, ids) are little-endian on every host. Components are bytes the
+ * world knows only the size and alignment of: each element is saved as little-endian words of
+ * its alignment, 8 bytes at most (a float or int32 component as 32-bit words, a double or
+ * int64 as 64-bit words, bytes as they are). That is exact for a component whose scalars are
+ * all as wide as its alignment, on every host; a component mixing widths (a struct of a
+ * uint64_t and two uint16_t) or aligned past its scalars (16-byte aligned floats) is saved
+ * exactly and loads exactly on hosts of the same byte order, but a host of the other order
+ * reads it with its scalars swapped as if they were words of its alignment. On a
+ * little-endian host (x86-64, ARM64) a component's column is written and read as it is.
+ *
+ * Thread safety: dod_world_copy reads src (other readers may run alongside) and needs dst
+ * exclusively; saving reads the world (a reader thread may save a frame's world); loading
+ * needs the world exclusively. */
+#ifndef DOD_WORLD_IO_H
+#define DOD_WORLD_IO_H
+
+#include <dod/world_core.h>
+#include <dod/frame.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Make dst an exact copy of src, a world of the same declaration: the same entity index (every
+ * slot, the free list: later spawns give the same handles in both), the same rows of every
+ * archetype in the same blocks and order (iteration and dod_world_block see them alike), and
+ * src's tag, so every handle of src resolves in dst to equal components.
+ * Copies the live rows only: for every block holding rows, its ids and one memcpy per
+ * component column; and src's slots. dst keeps every block it holds and gains the blocks and
+ * entity index it lacks, allocated before anything changes: into a dst that holds enough (a
+ * frame's world after the first copies) it allocates nothing. dst may keep more spare blocks
+ * than src holds (its dod_world_bytes may be larger); its first despawn that empties a block
+ * trims them as usual. dst == src: no-op.
+ * Invalidates every handle dst gave before (they now name src's entities or nothing), every
+ * pointer into dst and its iterators; queries and schedules made for dst before carry its
+ * former tag (a query then iterates nothing, dod_schedule_run refuses with DOD_E_INVALID):
+ * make them for src, which fit dst after the copy.
+ * Errors (dst unchanged): DOD_E_INVALID (dst or src NULL; worlds of different declarations),
+ * DOD_E_NOMEM. */
+DOD_API dod_status dod_world_copy(dod_world *dst, const dod_world *src);
+
+/* A frames object (dod/frame.h) whose n_slots slots each hold a world created from desc
+ * (desc->alloc for the worlds and the object), for handing snapshots of a live world to
+ * reader threads:
+ *   writer:  dod_frame f = {0};
+ *            if (dod_frames_begin(frames, &f) == DOD_OK) {
+ *                dod_world_copy(dod_frame_world(&f), live);  (or rebuild the slot's world)
+ *                dod_frames_publish(frames, &f);             (or dod_frames_cancel)
+ *            }
+ *   reader:  dod_frame f = {0};
+ *            if (dod_frames_acquire(frames, &f) == DOD_OK) {
+ *                const dod_world *w = dod_frame_world_read(&f);  gets, queries, indexes
+ *                dod_frames_release(frames, &f);
+ *            }
+ * The slots' worlds start empty (a fixed archetype's block is allocated by create, in every
+ * slot) and grow to the live world's size as copies fill them; from then on a copy allocates
+ * nothing. Readers only read their world (the world's reads never write to it); the protocol
+ * (dod/frame.h) makes the copy happen before any read of the frame it publishes.
+ * Destroy with dod_world_frames_destroy (dod_frames_destroy would leak the worlds).
+ * Errors (*frames untouched, nothing leaked): DOD_E_INVALID (frames or desc NULL),
+ * DOD_E_RANGE (n_slots < 2 or > DOD_FRAME_MAX_SLOTS), every error of dod_world_create,
+ * DOD_E_NOMEM. */
+DOD_API dod_status dod_world_frames_create(dod_frames **frames, uint32_t n_slots,
+                                           const dod_world_desc *desc);
+
+/* Destroy a frames object made by dod_world_frames_create and its slots' worlds. No thread may
+ * hold or be about to acquire a frame. NULL: no-op. */
+DOD_API void dod_world_frames_destroy(dod_frames *frames);
+
+/* The world of a frame of an object made by dod_world_frames_create: the writer's, to copy or
+ * build into between begin and publish. */
+static inline dod_world *dod_frame_world(const dod_frame *frame)
+{
+    return (dod_world *)frame->data;
+}
+
+/* The same for a reader, read-only. */
+static inline const dod_world *dod_frame_world_read(const dod_frame *frame)
+{
+    return (const dod_world *)frame->data;
+}
+
+/* Bytes dod_world_save / dod_world_save_mem write for w now; 0 when w is NULL or the file
+ * would not fit size_t. */
+DOD_API size_t dod_world_saved_size(const dod_world *w);
+
+/* Write w to f at its current position: exactly dod_world_saved_size(w) bytes. Component
+ * columns go to f straight from the blocks on a little-endian host; the ids (saved without
+ * the world's tag) and a big-endian host's conversions go through a 16 KiB stack buffer.
+ * Allocates nothing.
+ * Errors: DOD_E_INVALID (w or f NULL), DOD_E_OVERFLOW (the file would not fit size_t: only on
+ * 32-bit hosts; nothing written), DOD_E_IO (a write came up short; how much reached f is then
+ * unknown). Errors the stream reports later, at fflush or fclose, are the caller's to check. */
+DOD_API dod_status dod_world_save(const dod_world *w, FILE *f);
+
+/* The same bytes into buf. Errors, buf untouched: DOD_E_INVALID (w or buf NULL), DOD_E_RANGE
+ * (size < dod_world_saved_size(w)), DOD_E_OVERFLOW (as dod_world_save). */
+DOD_API dod_status dod_world_save_mem(const dod_world *w, void *buf, size_t size);
+
+/* Replace w's contents with exactly one saved world read from f's current position; on
+ * success the stream is left just after it. The file must have been saved from a world of
+ * w's declaration. Every saved entity comes back with its handle (slot and generation; the tag
+ * is w's), every archetype's rows in the saved order, and the entity index as saved (the free
+ * list, retired slots), so later spawns give the handles the saved world would have given.
+ *
+ * Nothing in the file is trusted before it is checked, and w changes only once every check
+ * has passed: the header's magic, version, fields and CRC; its declaration (the fingerprint
+ * and counts: another declaration is DOD_E_INVALID; then every directory record equal to w's);
+ * every count capped before it is used (a seekable stream is measured first, so a header
+ * claiming more bytes than remain is refused before anything is allocated; each archetype's
+ * rows within what its capacity or memory cap holds; every section's size adding up to the
+ * file's); each slot a live entity, a free slot or a retired one; the free list visiting every
+ * free slot once and ending; each row's id naming a live slot whose archetype and location
+ * are that row; zero padding; the CRC-32C of the whole file.
+ *
+ * A world that never held an entity (no slot handed out: a new world) is loaded straight from
+ * the stream into its blocks, the blocks it lacks allocated first (no more than the checked
+ * counts need). Into a world that holds or held entities, the file is read whole into a
+ * staging buffer first (memory for the file, and one more copy of its bytes), then loaded as
+ * by dod_world_load_mem. A stream that cannot seek (a pipe) is staged in a buffer that grows
+ * only as bytes actually arrive.
+ * Blocks w holds past what the file's rows need stay w's (spares), as for dod_world_copy.
+ * Invalidates every handle w gave before (one may now name a loaded entity), every pointer
+ * into w and its iterators; queries and schedules stay valid (the tag is kept).
+ * Errors, each leaving w exactly as it was: DOD_E_INVALID (w or f NULL; a file of another
+ * declaration), DOD_E_CORRUPT (any check above fails, including a stream that ends early),
+ * DOD_E_OVERFLOW (a file this host's size_t cannot hold: only on 32-bit hosts), DOD_E_IO (a
+ * read error the stream reports), DOD_E_NOMEM. After an error the stream position is
+ * unspecified. */
+DOD_API dod_status dod_world_load(dod_world *w, FILE *f);
+
+/* Replace w's contents with the world saved in buf, which must hold exactly one saved world
+ * (size == its saved size). The image is validated in place first (every check of
+ * dod_world_load), then copied into w: a load into a world that holds the blocks and slots it
+ * needs allocates nothing.
+ * Errors (w unchanged): DOD_E_INVALID (w or buf NULL; another declaration), DOD_E_CORRUPT
+ * (also a header claiming a size other than `size`), DOD_E_NOMEM. */
+DOD_API dod_status dod_world_load_mem(dod_world *w, const void *buf, size_t size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DOD_WORLD_IO_H */
