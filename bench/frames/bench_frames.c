@@ -1,11 +1,14 @@
 /* bench_frames: the seed's snapshot complaint, measured.
  *
- * 1. The strategy tick (examples/strategy_tick.c's loop on the world of
- *    examples/strategy_world.h), phase by phase: the main thread's march, table copy, index
- *    rebuild (both indexes, on the pool) and publish; then, on the frame just published, each
- *    worker's job in turn on this thread: AI (every army's strength and morale), path (4
- *    routes), UI (who stands in 256 cells). Prints min / median over the ticks and appends one
- *    JSON line per tick to bench/results/frames.jsonl.
+ * 1. The strategy tick, phase by phase, in its two forms alternating tick by tick: on a table
+ *    (examples/strategy_tick.c's loop on examples/strategy_world.h: the main thread's march,
+ *    table copy, index rebuild (both indexes, on the pool) and publish) and on the world
+ *    (examples/world_tick.c's loop on examples/world_tick.h, in world_tick.c: the systems on
+ *    the schedule, the world's copy, both index builds, publish); then, on the frame just
+ *    published, each worker's job in turn on this thread: AI (every army's strength and
+ *    morale), path (4 routes), UI (who stands in 256 cells). Prints min / median over the
+ *    ticks and appends one JSON line per tick to bench/results/frames.jsonl ("tick": the
+ *    table's, "world_tick": the world's).
  * 2. Alternating in one process, the snapshot the naive game took (a deep copy of the
  *    vector-of-vectors index, here an array of {ptr, len, cap} growable lists, under a
  *    pthread mutex) against handing out a dod frame: begin + publish when the index is built
@@ -22,15 +25,18 @@
 #include <string.h>
 #include <time.h>
 #include "bench.h"
+#include "frames_bench.h"
 #include "regiments.h"
 #include "../../examples/strategy_world.h"
 
 /* ---- 1. the tick ---- */
-enum { PH_MOVE, PH_COPY, PH_REBUILD, PH_PUBLISH, PH_AI, PH_PATH, PH_UI, N_PHASES };
-enum { MAX_TICKS = 16, POOL_THREADS = 3 };
 /* the JSON keys, and the units: publish, far below a millisecond, in microseconds */
-static const char *const phase_key[N_PHASES] = { "move_ms", "copy_ms", "rebuild_ms", "publish_us",
-                                                 "AI_ms", "path_ms", "UI_ms" };
+static const char *const phase_key[2][N_PHASES] = {
+    { "move_ms", "copy_ms", "rebuild_ms", "publish_us", "AI_ms", "path_ms", "UI_ms" },
+    { "systems_ms", "copy_ms", "rebuild_ms", "publish_us", "AI_ms", "path_ms", "UI_ms" },
+};
+static const char *const phase_name[N_PHASES] = { "update", "copy", "rebuild", "publish (us)",
+                                                  "AI", "path", "UI" };
 
 typedef struct tick_bench {
     world world;
@@ -60,7 +66,7 @@ static int timed_tick(tick_bench *b, uint64_t t, double *ms)
     else
         dod_frames_cancel(b->ring.frames, &next);
     double t4 = bench_now_ms();
-    ms[PH_MOVE] = t1 - t0;
+    ms[PH_UPDATE] = t1 - t0;
     ms[PH_COPY] = t2 - t1;
     ms[PH_REBUILD] = t3 - t2;
     ms[PH_PUBLISH] = (t4 - t3) * 1e3;
@@ -77,15 +83,15 @@ static int timed_jobs(tick_bench *b, double *ms)
     double t0 = bench_now_ms();
     int ok = world_army_report(f, b->strength, b->morale) == DOD_OK;
     double t1 = bench_now_ms();
-    for (uint32_t k = 0; k < 4; ++k) {
-        map_march order = world_order_march(&b->world, f, f->tick * 4 + k);
+    for (uint32_t k = 0; k < ROUTES; ++k) {
+        map_march order = world_order_march(&b->world, f, f->tick * ROUTES + k);
         dod_graph_route route;
         ok &= map_route(&order, &b->scratch, &route) == DOD_OK;
     }
     double t2 = bench_now_ms();
     float health;
-    for (uint32_t k = 0; k < 256; ++k) {
-        uint64_t cell = strategy_dice(f->tick * 256 + k) % world_cells(&b->world);
+    for (uint32_t k = 0; k < MUSTERS; ++k) {
+        uint64_t cell = strategy_dice(f->tick * MUSTERS + k) % world_cells(&b->world);
         bench_sink += world_muster(f, (uint32_t)cell, &health);
     }
     double t3 = bench_now_ms();
@@ -95,28 +101,63 @@ static int timed_jobs(tick_bench *b, double *ms)
     return (dod_frames_release(b->ring.frames, &held) == DOD_OK) & ok;
 }
 
-static void tick_report(FILE *out, const world_size *size, uint32_t ticks,
-                        double ms[][N_PHASES])
+static void tick_bench_free(tick_bench *b)
 {
-    printf("strategy tick: %u x %u map, %u regiments in %u armies, rebuild on %u threads "
-           "(%u ticks):\n", size->width, size->height, size->regiments, size->armies,
-           (unsigned)POOL_THREADS, ticks);
-    printf("  %-10s %10s %10s\n", "phase", "min", "median");
+    dod_graph_scratch_free(&b->scratch);
+    free(b->strength);
+    free(b->morale);
+    world_ring_destroy(&b->ring);
+    world_destroy(&b->world);
+}
+
+static int tick_bench_init(tick_bench *b, const world_size *size)
+{
+    dod_graph_scratch_init(&b->scratch, NULL);
+    int ok = world_create(&b->world, *size, POOL_THREADS) == DOD_OK &&
+             world_ring_create(&b->ring, &b->world, 3) == DOD_OK;
+    b->strength = (float *)malloc(size->armies * sizeof(float));
+    b->morale = (float *)malloc(size->armies * sizeof(float));
+    return ok && b->strength && b->morale &&
+           dod_graph_scratch_reserve(&b->scratch, world_cells(&b->world)) == DOD_OK;
+}
+
+/* min and median of phase p over the ticks of ms */
+static void phase_stats(double ms[][N_PHASES], uint32_t ticks, int p, double *min, double *med)
+{
+    double v[MAX_TICKS];
+    for (uint32_t t = 0; t < ticks; ++t)
+        v[t] = ms[t][p];
+    *min = bench_min(v, (int)ticks);
+    *med = bench_median(v, (int)ticks);
+}
+
+static void tick_report(FILE *out, const world_size *size, uint32_t ticks,
+                        double ms[2][MAX_TICKS][N_PHASES], uint32_t routed)
+{
+    printf("strategy tick: %u x %u map, %u regiments in %u armies, update and rebuilds on %u "
+           "threads (%u ticks, table and world alternating; ms, publish in us):\n", size->width,
+           size->height, size->regiments, size->armies, (unsigned)POOL_THREADS, ticks);
+    printf("  %-12s %10s %10s %10s %10s %12s\n", "phase", "table min", "median", "world min",
+           "median", "world/table");
     for (int p = 0; p < N_PHASES; ++p) {
-        double v[MAX_TICKS];
-        for (uint32_t t = 0; t < ticks; ++t)
-            v[t] = ms[t][p];
-        printf("  %-10s %10.3f %10.3f\n", phase_key[p], bench_min(v, (int)ticks),
-               bench_median(v, (int)ticks));
+        double min[2], med[2];
+        for (int k = 0; k < 2; ++k)
+            phase_stats(ms[k], ticks, p, &min[k], &med[k]);
+        printf("  %-12s %10.3f %10.3f %10.3f %10.3f %6.2f %5.2f\n", phase_name[p], min[0],
+               med[0], min[1], med[1], min[1] / min[0], med[1] / med[0]);
     }
-    for (uint32_t t = 0; t < ticks; ++t) {
-        fprintf(out, "{\"bench\":\"frames\",\"case\":\"tick\",\"tick\":%u,\"locations\":%u,"
-                "\"regiments\":%u,\"armies\":%u,\"threads\":%u", t + 1,
-                size->width * size->height, size->regiments, size->armies, (unsigned)POOL_THREADS);
-        for (int p = 0; p < N_PHASES; ++p)
-            fprintf(out, ",\"%s\":%.4f", phase_key[p], ms[t][p]);
-        fprintf(out, "}\n");
-    }
+    printf("  (update: the table's march against the world's six systems; the world routed "
+           "%u regiments by the end)\n", routed);
+    for (int k = 0; k < 2; ++k)
+        for (uint32_t t = 0; t < ticks; ++t) {
+            fprintf(out, "{\"bench\":\"frames\",\"case\":\"%s\",\"tick\":%u,\"locations\":%u,"
+                    "\"regiments\":%u,\"armies\":%u,\"threads\":%u", k ? "world_tick" : "tick",
+                    t + 1, size->width * size->height, size->regiments, size->armies,
+                    (unsigned)POOL_THREADS);
+            for (int p = 0; p < N_PHASES; ++p)
+                fprintf(out, ",\"%s\":%.4f", phase_key[k][p], ms[k][t][p]);
+            fprintf(out, "}\n");
+        }
 }
 
 /* Returns 0 when something failed. */
@@ -125,23 +166,19 @@ static int bench_tick(FILE *out, int quick)
     const uint32_t side = quick ? 256 : 1024, ticks = quick ? 12 : MAX_TICKS;
     const world_size size = { side, side, 6 * side * side, side };
     static tick_bench b; /* static: its frame ring is too big for some stacks */
-    double ms[MAX_TICKS][N_PHASES];
-    int ok = world_create(&b.world, size, POOL_THREADS) == DOD_OK &&
-             world_ring_create(&b.ring, &b.world, 3) == DOD_OK;
-    dod_graph_scratch_init(&b.scratch, NULL);
-    b.strength = (float *)malloc(size.armies * sizeof(float));
-    b.morale = (float *)malloc(size.armies * sizeof(float));
-    ok = ok && b.strength && b.morale &&
-         dod_graph_scratch_reserve(&b.scratch, world_cells(&b.world)) == DOD_OK;
+    static double ms[2][MAX_TICKS][N_PHASES];
+    int ok = tick_bench_init(&b, &size);
+    world_tick_bench *w = ok ? world_tick_bench_create(side) : NULL;
+    ok = ok && w;
+    /* one tick of each form in turn, the table's first on odd ticks */
     for (uint32_t t = 0; ok && t < ticks; ++t)
-        ok = timed_tick(&b, t + 1, ms[t]) && timed_jobs(&b, ms[t]);
+        for (uint32_t k = 0; ok && k < 2; ++k)
+            ok = (k ^ (t & 1)) ? world_tick_timed(w, t + 1, ms[1][t])
+                               : timed_tick(&b, t + 1, ms[0][t]) && timed_jobs(&b, ms[0][t]);
     if (ok)
-        tick_report(out, &size, ticks, ms);
-    dod_graph_scratch_free(&b.scratch);
-    free(b.strength);
-    free(b.morale);
-    world_ring_destroy(&b.ring);
-    world_destroy(&b.world);
+        tick_report(out, &size, ticks, ms, world_tick_routed(w));
+    world_tick_bench_destroy(w);
+    tick_bench_free(&b);
     return ok;
 }
 

@@ -1,0 +1,27 @@
+/* bench_frames: what its files share. The strategy tick is timed phase by phase in two forms,
+ * alternating tick by tick in one process: on a table (examples/strategy_world.h, in
+ * bench_frames.c) and on the world (examples/world_tick.h, in world_tick.c). */
+#ifndef FRAMES_BENCH_H
+#define FRAMES_BENCH_H
+
+#include <stdint.h>
+
+/* The phases of a tick: the main thread's (the update: the table's march or the world's
+ * systems; the copy into the frame; the rebuild of its two indexes; the publish), then each
+ * worker's job on the frame just published, in turn on the main thread. */
+enum { PH_UPDATE, PH_COPY, PH_REBUILD, PH_PUBLISH, PH_AI, PH_PATH, PH_UI, N_PHASES };
+enum { MAX_TICKS = 16, POOL_THREADS = 3, ROUTES = 4, MUSTERS = 256 };
+
+/* The world's tick at a side x side map, 6 regiments a cell in `side` armies, its update and
+ * rebuilds on POOL_THREADS threads. NULL when something failed. */
+typedef struct world_tick_bench world_tick_bench;
+world_tick_bench *world_tick_bench_create(uint32_t side);
+/* Tick t (1, 2, ...), each phase timed into ms[] (publish in microseconds, the others in
+ * milliseconds). Returns 0 when a dod call failed. */
+int world_tick_timed(world_tick_bench *b, uint64_t t, double *ms);
+/* Regiments routed now, and the bytes the live world holds. */
+uint32_t world_tick_routed(const world_tick_bench *b);
+size_t world_tick_bytes(const world_tick_bench *b);
+void world_tick_bench_destroy(world_tick_bench *b);
+
+#endif
