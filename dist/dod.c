@@ -7521,13 +7521,13 @@ static dod_status spawn_many(dod_world *w, uint32_t archetype, uint32_t n, dod_e
             w->head.slots[index] = dod__world_slot_make(gen, archetype, loc + i);
         }
         /* then new slots (generation 1, indexes in order): two arithmetic sequences, a loop
-         * the compiler vectorises */
+         * the compiler vectorises (over 64-bit indexes: a 32-bit size_t would wrap j << 24) */
         uint32_t fresh = run - i, base = w->head.n_slots;
         uint64_t id = dod__world_handle(w, base, 1).bits;
         uint64_t slot = dod__world_slot_make(1, archetype, loc + i);
         uint64_t *slots = w->head.slots + base;
         dod_entity *fresh_ids = ids + i;
-        for (size_t j = 0; j < fresh; ++j) {
+        for (uint64_t j = 0; j < fresh; ++j) {
             fresh_ids[j].bits = id + j;
             slots[j] = slot + (j << DOD__WORLD_LOC_SHIFT);
         }
@@ -7706,7 +7706,7 @@ static dod_status check_build(const dod_csr *index, const dod_world *w,
     DOD__REFUSE_IF(!dod__exec_usable(d->exec), DOD_E_INVALID);
     DOD__REFUSE_IF(d->n_rows == UINT32_MAX, DOD_E_OVERFLOW);
     DOD__REFUSE_IF(d->key_offset % 4 != 0, DOD_E_INVALID);
-    DOD__REFUSE_IF((size_t)d->key_offset + 4 > component_size(w, d->component), DOD_E_INVALID);
+    DOD__REFUSE_IF((uint64_t)d->key_offset + 4 > component_size(w, d->component), DOD_E_INVALID);
     for (uint32_t i = 0; i < w->n_archetypes; ++i)
         DOD__REFUSE_IF(matched(d->query, i) && w->arch[i].place->fields[d->component].offset == 0,
                        DOD_E_INVALID);
@@ -7961,7 +7961,7 @@ static dod_status check_gather(const dod_csr *index, const dod_world *w,
         size_t bytes;
         DOD__REFUSE_IF(col->component >= w->head.n_components, DOD_E_RANGE);
         DOD__REFUSE_IF(col->size == 0, DOD_E_INVALID);
-        DOD__REFUSE_IF((size_t)col->offset + col->size > component_size(w, col->component),
+        DOD__REFUSE_IF((uint64_t)col->offset + col->size > component_size(w, col->component),
                        DOD_E_INVALID);
         DOD__REFUSE_IF(index->n_items > 0 && !col->dst, DOD_E_INVALID);
         DOD__REFUSE_IF(!dod__mul(index->n_items, col->size, &bytes), DOD_E_OVERFLOW);
