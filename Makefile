@@ -16,9 +16,16 @@ test:
 	$(CMAKE) --build build/test-$(COMPILER) -j $(JOBS)
 	cd build/test-$(COMPILER) && ctest --output-on-failure -j $(JOBS)
 
-# Release build, then the whole benchmark suite (DOD_BENCH_QUICK=1 for a short run).
-bench: all
-	$(CMAKE) --build build/release --target bench
+# Release build, then every benchmark suite (DOD_BENCH_QUICK=1 for a short run). The build is
+# quiet (its log is shown only when it fails) so that the run ends on bench_runner's summary.
+BENCH_LOG := build/release/make-bench-build.log
+bench:
+	@mkdir -p build/release
+	@echo "make bench: Release build (log: $(BENCH_LOG))"
+	@{ $(CMAKE) -S . -B build/release -DCMAKE_BUILD_TYPE=Release && \
+	   $(CMAKE) --build build/release -j $(JOBS); } > $(BENCH_LOG) 2>&1 || \
+	 { cat $(BENCH_LOG); echo "make bench: the build failed"; exit 1; }
+	@build/release/bench/bench_runner
 
 clean:
 	rm -rf build

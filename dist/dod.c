@@ -414,14 +414,15 @@ void dod_set_error_hook(dod_error_hook hook, void *ctx)
 }
 
 #if DOD_DEBUG
-/* The hook's text is "call: condition"; a longer one is cut at the buffer's end. */
+/* The hook's text is "call: condition"; the precisions bound each part so the
+ * text always fits (and gcc's -Wformat-truncation can prove it). */
 void dod__refused(dod_status status, const char *file, int line, const char *call,
                   const char *condition)
 {
     if (!error_hook.hook)
         return;
     char text[256];
-    (void)snprintf(text, sizeof text, "%s: %s", call, condition);
+    (void)snprintf(text, sizeof text, "%.63s: %.189s", call, condition);
     error_hook.hook(error_hook.ctx, status, file, line, text);
 }
 #endif
@@ -6447,17 +6448,20 @@ static uint32_t growing_rows(const dod__world_arch *a, size_t first, size_t ceil
     return best_r0;
 }
 
+/* The desc checks below run for dod_world_create, and the error hook names it. */
+#define CREATE "dod_world_create"
+
 /* Check one archetype desc and lay it out into *a (which the caller zeroed). */
 static dod_status layout_archetype(const dod_world_desc *d, const dod_archetype_desc *ad,
                                    dod__world_arch *a)
 {
-    DOD__REFUSE_IF(!ad->components && ad->n_components > 0, DOD_E_INVALID);
-    DOD__REFUSE_IF(ad->n_components > DOD_WORLD_MAX_ARCHETYPE_COMPONENTS, DOD_E_RANGE);
+    DOD__REFUSE_IF_IN(CREATE, !ad->components && ad->n_components > 0, DOD_E_INVALID);
+    DOD__REFUSE_IF_IN(CREATE, ad->n_components > DOD_WORLD_MAX_ARCHETYPE_COMPONENTS, DOD_E_RANGE);
     for (uint32_t k = 0; k < ad->n_components; ++k) {
         uint32_t c = ad->components[k];
-        DOD__REFUSE_IF(c >= d->n_components, DOD_E_RANGE);
+        DOD__REFUSE_IF_IN(CREATE, c >= d->n_components, DOD_E_RANGE);
         if (a->comp_bits[c / 64] >> (c % 64) & 1u)
-            return DOD__FAIL(DOD_E_INVALID, "a component is repeated in an archetype");
+            return DOD__FAIL_IN(CREATE, DOD_E_INVALID, "a component is repeated in an archetype");
         a->comp_bits[c / 64] |= 1ull << (c % 64);
         a->cols[k].comp = c;
         a->cols[k].size = d->components[c].size;
@@ -6467,7 +6471,7 @@ static dod_status layout_archetype(const dod_world_desc *d, const dod_archetype_
     if (a->fixed) {
         a->rows0 = ad->capacity;
         a->bytes0 = block_bytes_for(a, ad->capacity, a->cols);
-        DOD__REFUSE_IF(a->bytes0 == 0, DOD_E_OVERFLOW);
+        DOD__REFUSE_IF_IN(CREATE, a->bytes0 == 0, DOD_E_OVERFLOW);
         a->max_blocks = 1;
         a->place->shift = DOD__WORLD_FIXED_SHIFT;
         a->place->row_mask = UINT32_MAX;
@@ -6482,7 +6486,7 @@ static dod_status layout_archetype(const dod_world_desc *d, const dod_archetype_
         a->bytes0 = block_bytes_for(a, a->rows0, a->cols); /* rows0 rows exactly: no padding */
     } else { /* equal blocks */
         a->rows0 = rows_that_fit(a, ceiling);
-        DOD__REFUSE_IF(a->rows0 == 0, DOD_E_INVALID); /* a row wider than a block */
+        DOD__REFUSE_IF_IN(CREATE, a->rows0 == 0, DOD_E_INVALID); /* a row wider than a block */
         a->bytes0 = ceiling;
         (void)block_bytes_for(a, a->rows0, a->cols);
     }
@@ -6500,15 +6504,15 @@ static dod_status layout_archetype(const dod_world_desc *d, const dod_archetype_
 
 static dod_status check_world_desc(const dod_world_desc *d)
 {
-    DOD__REFUSE_IF(!d->components && d->n_components > 0, DOD_E_INVALID);
-    DOD__REFUSE_IF(!d->archetypes && d->n_archetypes > 0, DOD_E_INVALID);
-    DOD__REFUSE_IF(d->n_components > DOD_WORLD_MAX_COMPONENTS, DOD_E_RANGE);
-    DOD__REFUSE_IF(d->n_archetypes > DOD_WORLD_MAX_ARCHETYPES, DOD_E_RANGE);
+    DOD__REFUSE_IF_IN(CREATE, !d->components && d->n_components > 0, DOD_E_INVALID);
+    DOD__REFUSE_IF_IN(CREATE, !d->archetypes && d->n_archetypes > 0, DOD_E_INVALID);
+    DOD__REFUSE_IF_IN(CREATE, d->n_components > DOD_WORLD_MAX_COMPONENTS, DOD_E_RANGE);
+    DOD__REFUSE_IF_IN(CREATE, d->n_archetypes > DOD_WORLD_MAX_ARCHETYPES, DOD_E_RANGE);
     for (uint32_t c = 0; c < d->n_components; ++c) {
         const char *broken = dod__element_rule_broken(d->components[c].size,
                                                       d->components[c].align);
         if (broken)
-            return DOD__FAIL(DOD_E_INVALID, broken);
+            return DOD__FAIL_IN(CREATE, DOD_E_INVALID, broken);
     }
     for (uint32_t i = 0; i < d->n_archetypes; ++i) {
         dod__world_arch scratch;
@@ -6662,6 +6666,7 @@ size_t dod_world_bytes(const dod_world *w)
     }
     return total;
 }
+#undef CREATE
 #undef PAGE_BYTES
 /* ---- end of src/world/world.c ---- */
 
@@ -7764,13 +7769,13 @@ static dod_status spawn_many(dod_world *w, uint32_t archetype, uint32_t n, dod_e
             w->head.slots[index] = dod__world_slot_make(gen, archetype, loc + i);
         }
         /* then new slots (generation 1, indexes in order): two arithmetic sequences, a loop
-         * the compiler vectorises */
+         * the compiler vectorises (over 64-bit indexes: a 32-bit size_t would wrap j << 24) */
         uint32_t fresh = run - i, base = w->head.n_slots;
         uint64_t id = dod__world_handle(w, base, 1).bits;
         uint64_t slot = dod__world_slot_make(1, archetype, loc + i);
         uint64_t *slots = w->head.slots + base;
         dod_entity *fresh_ids = ids + i;
-        for (size_t j = 0; j < fresh; ++j) {
+        for (uint64_t j = 0; j < fresh; ++j) {
             fresh_ids[j].bits = id + j;
             slots[j] = slot + (j << DOD__WORLD_LOC_SHIFT);
         }
@@ -8218,7 +8223,7 @@ static dod_status check_build(const dod_csr *index, const dod_world *w,
     DOD__REFUSE_IF(!dod__exec_usable(d->exec), DOD_E_INVALID);
     DOD__REFUSE_IF(d->n_rows == UINT32_MAX, DOD_E_OVERFLOW);
     DOD__REFUSE_IF(d->key_offset % 4 != 0, DOD_E_INVALID);
-    DOD__REFUSE_IF((size_t)d->key_offset + 4 > component_size(w, d->component), DOD_E_INVALID);
+    DOD__REFUSE_IF((uint64_t)d->key_offset + 4 > component_size(w, d->component), DOD_E_INVALID);
     for (uint32_t i = 0; i < w->n_archetypes; ++i)
         DOD__REFUSE_IF(matched(d->query, i) && w->arch[i].place->fields[d->component].offset == 0,
                        DOD_E_INVALID);
@@ -8473,7 +8478,7 @@ static dod_status check_gather(const dod_csr *index, const dod_world *w,
         size_t bytes;
         DOD__REFUSE_IF(col->component >= w->head.n_components, DOD_E_RANGE);
         DOD__REFUSE_IF(col->size == 0, DOD_E_INVALID);
-        DOD__REFUSE_IF((size_t)col->offset + col->size > component_size(w, col->component),
+        DOD__REFUSE_IF((uint64_t)col->offset + col->size > component_size(w, col->component),
                        DOD_E_INVALID);
         DOD__REFUSE_IF(index->n_items > 0 && !col->dst, DOD_E_INVALID);
         DOD__REFUSE_IF(!dod__mul(index->n_items, col->size, &bytes), DOD_E_OVERFLOW);

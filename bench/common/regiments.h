@@ -50,6 +50,25 @@ static inline float seed_query_row(const uint32_t *offsets, const uint32_t *item
     return travel_budget;
 }
 
+/* The hot fields of a regiment, as a gather lays them out: one 12-byte record per item in row
+ * order, so a row's payload is one sequential run of memory. */
+typedef struct regiment_hms {
+    float health, mood, speed;
+} regiment_hms;
+
+/* The seed's query over one row of gathered fields: the same test, read sequentially. */
+static inline float grouped_query_row(const uint32_t *offsets, const regiment_hms *g,
+                                      uint32_t row)
+{
+    float travel_budget = 0.0f;
+    for (uint32_t j = offsets[row], end = offsets[row + 1]; j < end; ++j) {
+        if (g[j].mood < 0.25f || g[j].health <= 0.0f)
+            continue;
+        travel_budget += g[j].speed;
+    }
+    return travel_budget;
+}
+
 #ifdef __cplusplus
 }
 #endif

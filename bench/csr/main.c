@@ -1,8 +1,9 @@
 /* bench_csr: the seed's jagged-index measurement (naive vector of vectors, the fragmented
  * heap, hacks 1-3) against the library's dod_csr and a plain memcpy, per size and key
- * distribution. Prints tables, the seed's closing sentence and the required checks, appends
- * bench/results/csr.jsonl and draws bench/results/csr-<op>.png. DOD_BENCH_QUICK=1: two sizes,
- * three runs. Exits 0 whatever the checks say (timings on a shared machine are noisy); exits
+ * distribution. Prints a line per configuration (DOD_BENCH_VERBOSE=1: the whole table), the
+ * seed's closing sentence and the required checks as targets, and appends
+ * bench/results/csr.jsonl (make bench draws the charts from it). DOD_BENCH_QUICK=1: two sizes,
+ * three runs. Exits 0 whatever the targets say (timings on a shared machine are noisy); exits
  * 1 only if a variant computes a wrong index or memory runs out. */
 #include "bench.h"
 #include "meter.h"
@@ -31,8 +32,7 @@ int main(void)
     csr_config *cfgs = (csr_config *)calloc((size_t)n, sizeof *cfgs);
     if (!cfgs)
         bench_die("out of memory");
-    FILE *json = bench_results_open("csr");
-    double t0 = bench_now_ms();
+    FILE *json = bench_begin("csr", "csr");
     printf("bench_csr: Regiment {location, health, mood, speed}, 6 items per row, variants "
            "round-robin%s\n",
            quick ? " (quick)" : "");
@@ -46,17 +46,15 @@ int main(void)
             for (int v = 0; v < n_variants; ++v)
                 c->variants[v] = variants[v];
             csr_run_config(c);
-            csr_print_table(c);
+            if (bench_verbose())
+                csr_print_table(c);
+            csr_print_config(c);
             if (json)
                 csr_write_json(json, c);
             fflush(stdout);
         }
-    if (json)
-        fclose(json);
     csr_print_sentence(cfgs, n);
-    csr_print_checks(cfgs, n);
-    csr_charts(cfgs, n, DIST_LONGTAIL);
-    printf("bench_csr: %.1f s\n", (bench_now_ms() - t0) / 1000.0);
+    csr_targets(cfgs, n);
     free(cfgs);
-    return 0;
+    return bench_end(0);
 }

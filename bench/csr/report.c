@@ -68,17 +68,17 @@ void csr_print_sentence(const csr_config *cfgs, int n)
     if (!nb || !db || db->bytes <= 0)
         return;
     printf("\nAt %u rows, %u items, longtail (medians): compared to naive, dod builds %.1fx "
-           "faster, snapshots %.1fx, frees %.1fx, random traversal %.1fx, %.1fx less memory, "
+           "faster,\n  snapshots %.1fx, frees %.1fx, random traversal %.1fx, %.1fx less memory, "
            "%ld allocations instead of %ld.\n",
            c->n_rows, c->n_items, speedup(c, "naive", "dod", OP_BUILD),
            speedup(c, "naive", "dod", OP_SNAPSHOT), speedup(c, "naive", "dod", OP_TEARDOWN),
            speedup(c, "naive", "dod", OP_QUERY_RANDOM), (double)nb->bytes / (double)db->bytes,
            db->allocs, nb->allocs);
     int vn = csr_find_variant(c, "naive"), vd = csr_find_variant(c, "dod");
-    printf("  memory is heap blocks (glibc usable size + 8-byte header); counting only the bytes "
-           "requested: %.1fx. dod snapshots into a destination with capacity (0 allocations);\n"
+    printf("  Memory is heap blocks (glibc usable size + 8-byte header); counting only the bytes\n"
+           "  requested: %.1fx. dod snapshots into a destination with capacity (0 allocations);\n"
            "  hack3, which copies into fresh vectors as the seed does, snapshots %.1fx faster "
-           "than naive. Query in row order: %.1fx faster. Time of naive-fragmented / naive: "
+           "than naive.\n  Query in row order: %.1fx faster. Time of naive-fragmented / naive: "
            "query_random %.2f, snapshot %.2f.\n",
            (double)c->requested[vn] / (double)c->requested[vd],
            speedup(c, "naive", "hack3", OP_SNAPSHOT), speedup(c, "naive", "dod", OP_QUERY),
@@ -87,72 +87,81 @@ void csr_print_sentence(const csr_config *cfgs, int n)
 }
 
 typedef struct check {
-    const char *what;
-    int considered, failed;
+    int considered;
     double worst;
-    const csr_config *worst_at;
 } check;
 
-static void check_value(check *k, const csr_config *c, double value, int fails, int higher_is_worse)
+static void check_value(check *k, double value, int higher_is_worse)
 {
-    if (!k->considered || (higher_is_worse ? value > k->worst : value < k->worst)) {
+    if (!k->considered || (higher_is_worse ? value > k->worst : value < k->worst))
         k->worst = value;
-        k->worst_at = c;
-    }
     k->considered++;
-    k->failed += fails;
 }
 
-static int print_check(const check *k)
+/* The figures behind the checks of one configuration (n/a where a check does not apply). */
+typedef struct config_checks {
+    double build, snapshot, rebuild_allocs, bytes; /* < 0: does not apply */
+} config_checks;
+
+static config_checks checks_of(const csr_config *c)
 {
-    if (!k->considered) {
-        printf("SKIP %s: no configuration it applies to was run\n", k->what);
-        return 0;
-    }
-    printf("%s %s: worst %.3f at n_rows %u %s (%d of %d configurations failed)\n",
-           k->failed ? "FAIL" : "PASS", k->what, k->worst, k->worst_at->n_rows,
-           regiment_dist_name(k->worst_at->dist), k->failed, k->considered);
-    return k->failed != 0;
+    const csr_result *db = result(c, "dod", OP_BUILD), *hb = result(c, "hack3", OP_BUILD);
+    const csr_result *ds = result(c, "dod", OP_SNAPSHOT), *ms = result(c, "memcpy", OP_SNAPSHOT);
+    const csr_result *dr = result(c, "dod", OP_REBUILD), *nb = result(c, "naive", OP_BUILD);
+    config_checks k = { -1.0, -1.0, -1.0, -1.0 };
+    if (db && hb && c->n_rows >= 65536)
+        k.build = db->median / hb->median;
+    if (ds && ms)
+        k.snapshot = ds->median / ms->median;
+    if (dr)
+        k.rebuild_allocs = (double)dr->allocs;
+    if (nb && db && db->bytes > 0 && c->n_rows == 1000000)
+        k.bytes = (double)nb->bytes / (double)db->bytes;
+    return k;
 }
 
-int csr_print_checks(const csr_config *cfgs, int n)
+void csr_print_config(const csr_config *c)
 {
-    check build = { "dod build <= 1.05 x hack3 build (medians, n_rows >= 65536, every dist)",
-                    0, 0, 0.0, NULL };
-    check snap = { "dod snapshot <= 1.25 x memcpy of the same bytes (medians, every size and dist)",
-                   0, 0, 0.0, NULL };
-    check rebuild = { "dod rebuild makes 0 allocations (every size and dist; worst = allocs)",
-                      0, 0, 0.0, NULL };
-    check bytes = { "naive bytes / dod bytes >= 2.0 at n_rows 1000000 (every dist)", 0, 0, 0.0,
-                    NULL };
-    printf("\nchecks (per configuration: dod/hack3 build, dod/memcpy snapshot, dod rebuild "
-           "allocs, naive/dod bytes):\n");
+    config_checks k = checks_of(c);
+    const csr_result *nb = result(c, "naive", OP_BUILD), *db = result(c, "dod", OP_BUILD);
+    printf("  %7u rows %-9s", c->n_rows, regiment_dist_name(c->dist));
+    if (nb && db && db->median > 0.0)
+        printf("  build %.1fx faster than naive", nb->median / db->median);
+    if (k.build >= 0.0)
+        printf(", %.3fx hack3", k.build);
+    if (k.snapshot >= 0.0)
+        printf("; snapshot %.3fx memcpy", k.snapshot);
+    if (k.rebuild_allocs >= 0.0)
+        printf("; rebuild %.0f allocs", k.rebuild_allocs);
+    if (k.bytes >= 0.0)
+        printf("; naive holds %.2fx the bytes", k.bytes);
+    printf("\n");
+}
+
+void csr_targets(const csr_config *cfgs, int n)
+{
+    check build = { 0, 0.0 }, snap = { 0, 0.0 }, rebuild = { 0, 0.0 }, bytes = { 0, 0.0 };
     for (int i = 0; i < n; ++i) {
-        const csr_config *c = &cfgs[i];
-        const csr_result *db = result(c, "dod", OP_BUILD), *hb = result(c, "hack3", OP_BUILD);
-        const csr_result *ds = result(c, "dod", OP_SNAPSHOT), *ms = result(c, "memcpy", OP_SNAPSHOT);
-        const csr_result *dr = result(c, "dod", OP_REBUILD), *nb = result(c, "naive", OP_BUILD);
-        printf("  n_rows %7u %-9s", c->n_rows, regiment_dist_name(c->dist));
-        if (db && hb && c->n_rows >= 65536) {
-            double x = db->median / hb->median;
-            check_value(&build, c, x, x > 1.05, 1);
-            printf("  build %.3f", x);
-        }
-        if (ds && ms) {
-            double x = ds->median / ms->median;
-            check_value(&snap, c, x, x > 1.25, 1);
-            printf("  snapshot %.3f", x);
-        }
-        if (dr) {
-            check_value(&rebuild, c, (double)dr->allocs, dr->allocs != 0, 1);
-            printf("  rebuild allocs %ld", dr->allocs);
-        }
-        if (nb && db && db->bytes > 0 && c->n_rows == 1000000) {
-            double x = (double)nb->bytes / (double)db->bytes;
-            check_value(&bytes, c, x, x < 2.0, 0);
-            printf("  bytes %.2f", x);
-        }
-        printf("\n");
+        config_checks k = checks_of(&cfgs[i]);
+        if (k.build >= 0.0)
+            check_value(&build, k.build, 1);
+        if (k.snapshot >= 0.0)
+            check_value(&snap, k.snapshot, 1);
+        if (k.rebuild_allocs >= 0.0)
+            check_value(&rebuild, k.rebuild_allocs, 1);
+        if (k.bytes >= 0.0)
+            check_value(&bytes, k.bytes, 0);
     }
-    return print_check(&build) + print_check(&snap) + print_check(&rebuild) + print_check(&bytes);
+    if (build.considered)
+        bench_target("x", build.worst, BENCH_AT_MOST, 1.05,
+                     "dod build / hack3 build (medians), worst of every dist at >= 65536 rows");
+    if (snap.considered)
+        bench_target("x", snap.worst, BENCH_AT_MOST, 1.25,
+                     "dod snapshot / memcpy of the same bytes (medians), worst of every size");
+    if (rebuild.considered)
+        bench_target("allocs", rebuild.worst, BENCH_AT_MOST, 0.0,
+                     "dod rebuild allocations, most of every size and dist");
+    if (bytes.considered)
+        bench_target("x", bytes.worst, BENCH_AT_LEAST, 2.0,
+                     "naive bytes / dod bytes, least of every dist at 1000000 rows");
 }

@@ -137,15 +137,19 @@ static void time_variants(world *w, variant *vs, int nv, int runs)
     }
 }
 
+/* The JSON lines, and with DOD_BENCH_VERBOSE the table: every variant's min and median. */
 static void report(FILE *out, const world *w, enum dist d, variant *vs, int nv, int runs)
 {
     double hack3 = min_of(&vs[V_HACK3], runs), floor = min_of(&vs[V_FLOOR], runs);
-    printf("\n%s, %u rows, %u items, %d runs (ms: min / median; x = min over min)\n",
-           dist_name[d], w->n_rows, w->n_items, runs);
+    const int verbose = bench_verbose();
+    if (verbose)
+        printf("\n%s, %u rows, %u items, %d runs (ms: min / median; x = min over min)\n",
+               dist_name[d], w->n_rows, w->n_items, runs);
     for (int k = 0; k < nv; ++k) {
         double mn = min_of(&vs[k], runs), md = bench_median(vs[k].ms, runs);
-        printf("  build %-15s t%d %9.2f %9.2f  x%.3f hack3  x%.3f floor\n", vs[k].name,
-               vs[k].threads, mn, md, mn / hack3, mn / floor);
+        if (verbose)
+            printf("  build %-15s t%d %9.2f %9.2f  x%.3f hack3  x%.3f floor\n", vs[k].name,
+                   vs[k].threads, mn, md, mn / hack3, mn / floor);
         if (out)
             fprintf(out,
                     "{\"bench\":\"csr_build\",\"variant\":\"%s\",\"op\":\"build\",\"dist\":\"%s\","
@@ -166,29 +170,29 @@ static double auto_over_best(const variant *plain, const variant *part, const va
 
 static void targets(const world *w, enum dist d, const variant *vs, int runs)
 {
-    char what[128];
     const char *dn = dist_name[d];
+    const uint32_t n = w->n_rows;
     double hack3 = min_of(&vs[V_HACK3], runs);
-    snprintf(what, sizeof what, "%s %u rows: dod_csr_build / hack3", dn, w->n_rows);
-    bench_target(what, min_of(&vs[V_API], runs) / hack3, 1.05);
-    snprintf(what, sizeof what, "%s %u rows: auto / best of plain, partitioned (t1)", dn,
-             w->n_rows);
-    bench_target(what, auto_over_best(&vs[V_PLAIN1], &vs[V_PART1], &vs[V_AUTO1], runs), 1.05);
-    snprintf(what, sizeof what, "%s %u rows: auto / best of plain, partitioned (t2)", dn,
-             w->n_rows);
-    bench_target(what, auto_over_best(&vs[V_PLAIN2], &vs[V_PART2], &vs[V_AUTO2], runs), 1.05);
+    bench_target("x", min_of(&vs[V_API], runs) / hack3, BENCH_AT_MOST, 1.05,
+                 "dod_csr_build / hack3, %s, %u rows", dn, n);
+    bench_target("x", auto_over_best(&vs[V_PLAIN1], &vs[V_PART1], &vs[V_AUTO1], runs),
+                 BENCH_AT_MOST, 1.05, "auto / best of plain, partitioned (t1), %s, %u rows", dn, n);
+    bench_target("x", auto_over_best(&vs[V_PLAIN2], &vs[V_PART2], &vs[V_AUTO2], runs),
+                 BENCH_AT_MOST, 1.05, "auto / best of plain, partitioned (t2), %s, %u rows", dn, n);
     if (d != UNIFORM)
         return;
     double part1 = min_of(&vs[V_PART1], runs);
-    if (w->n_rows == (1u << 20)) {
-        bench_target("uniform 1M: partitioned t1 / hack3", part1 / hack3, 0.55);
-        bench_target("uniform 1M: partitioned t1 / floor", part1 / min_of(&vs[V_FLOOR], runs),
-                     2.0);
-        bench_target("uniform 1M: partitioned t2 / hack3", min_of(&vs[V_PART2], runs) / hack3,
-                     0.35);
+    if (n == (1u << 20)) {
+        bench_target("x", part1 / hack3, BENCH_AT_MOST, 0.55,
+                     "partitioned t1 / hack3, uniform, %u rows", n);
+        bench_target("x", part1 / min_of(&vs[V_FLOOR], runs), BENCH_AT_MOST, 2.0,
+                     "partitioned t1 / floor, uniform, %u rows", n);
+        bench_target("x", min_of(&vs[V_PART2], runs) / hack3, BENCH_AT_MOST, 0.35,
+                     "partitioned t2 / hack3, uniform, %u rows", n);
     }
-    if (w->n_rows == (8u << 20))
-        bench_target("uniform 8M: partitioned t1 / hack3", part1 / hack3, 0.35);
+    if (n == (8u << 20))
+        bench_target("x", part1 / hack3, BENCH_AT_MOST, 0.35,
+                     "partitioned t1 / hack3, uniform, %u rows", n);
 }
 
 void builds_run(FILE *out, uint32_t n_rows, int runs, const dod_executor *exec2)
@@ -207,6 +211,7 @@ void builds_run(FILE *out, uint32_t n_rows, int runs, const dod_executor *exec2)
     w.g = g;
     dod_csr_init(&w.csr, NULL);
     dod_arena_init(&w.arena, 0, NULL);
+    printf("\nbuilds at %u rows, %u items, %d runs: ratios of minima\n", n_rows, w.n_items, runs);
     for (int d = 0; d < N_DISTS; ++d) {
         variant vs[] = {
             { "floor", FLOOR, DOD_CSR_BUILD_AUTO, 1, { 0 } },

@@ -3,8 +3,8 @@
  * table with a hot and a cold group) and aosoa (W = 8 and 16); the results compared bit for
  * bit after the passes, then a swap-remove checked as in the seed. Then the table's stable
  * radix sort against qsort of the same records as AoS, and handle throughput.
- * DOD_BENCH_QUICK=1: N = 256k, 3 passes. Timing misses print FAIL but exit 0; a wrong
- * result exits 1. */
+ * DOD_BENCH_QUICK=1: N = 256k, 3 passes. A timing target missed prints MISS and exits 0; a
+ * wrong result exits 1. */
 #include <dod/table_typed.h>
 #include <dod/aosoa.h>
 #include <stdlib.h>
@@ -137,11 +137,6 @@ static void emit(const char *variant, const char *op, size_t n, const double *t,
                 "{\"bench\":\"soa\",\"variant\":\"%s\",\"op\":\"%s\",\"n\":%zu,\"ms_min\":%.3f,"
                 "\"ms_median\":%.3f,\"bytes_per_record\":%zu}\n",
                 variant, op, n, mn, med, bytes_per_record);
-}
-
-static void verdict(const char *what, double ratio, double bound)
-{
-    printf("%s %s: %.3f (bound %.2f)\n", ratio <= bound ? "PASS" : "FAIL", what, ratio, bound);
 }
 
 static int failed;
@@ -396,17 +391,15 @@ int main(void)
     int quick = bench_quick();
     size_t n = quick ? 256u * 1024u : 4000000u;
     int passes = quick ? 3 : 15, sort_passes = quick ? 3 : 5;
-    results = bench_results_open("soa");
+    results = bench_begin("soa", "soa");
     printf("bench_soa: N = %zu, %d passes%s\n", n, passes, quick ? " (quick)" : "");
     double soa_min, aos_min, hot_min, aosoa_min;
     bench_step(n, passes, &soa_min, &aos_min, &hot_min, &aosoa_min);
     double sort_ratio = bench_sort_table(n, sort_passes);
     bench_handles(n, sort_passes);
-    verdict("soa step / aos step", soa_min / aos_min, 0.35);
-    verdict("hotcold step / aos step", hot_min / aos_min, 0.6);
-    verdict("best aosoa step / soa step", aosoa_min / soa_min, 1.1);
-    verdict("dod sort / qsort", sort_ratio, 0.5);
-    if (results)
-        fclose(results);
-    return failed;
+    bench_target("x", soa_min / aos_min, BENCH_AT_MOST, 0.35, "step soa / aos, N %zu", n);
+    bench_target("x", hot_min / aos_min, BENCH_AT_MOST, 0.6, "step hotcold / aos, N %zu", n);
+    bench_target("x", aosoa_min / soa_min, BENCH_AT_MOST, 1.1, "step best aosoa / soa, N %zu", n);
+    bench_target("x", sort_ratio, BENCH_AT_MOST, 0.5, "sort dod table / qsort, N %zu", n);
+    return bench_end(failed);
 }

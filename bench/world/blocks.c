@@ -114,8 +114,7 @@ int main(void)
     const size_t sizes[2] = { WB_64K, WB_1M };
     int n_sizes = quick ? 1 : 2, passes = WB_MAX_PASSES;
     static wb_sweep results[2][N_LAYOUTS];
-    FILE *jsonl = bench_results_open("world_blocks");
-    wb_open();
+    FILE *jsonl = wb_open("world_blocks");
     printf("bench_world_blocks: %d passes%s\n", passes, quick ? " (quick: 64K only)" : "");
     for (int i = 0; i < n_sizes; ++i) {
         wb_layout l[N_LAYOUTS];
@@ -132,8 +131,6 @@ int main(void)
             print_row(stdout, 1, sizes[i], &layouts[k], &results[i][k]);
             record(jsonl, sizes[i], &layouts[k], &results[i][k]);
         }
-    if (jsonl)
-        fclose(jsonl);
     chart(sizes, n_sizes, results);
     return wb_close();
 }

@@ -188,11 +188,10 @@ void commands_bench(size_t n_, int passes, int targets)
     printf("  apply / direct despawns: %.3f (minima), %.3f (medians)\n", ratio[0], ratio[1]);
     if (!targets)
         return;
-    for (int k = 0; k < N_REC; ++k) {
-        char what[64];
-        snprintf(what, sizeof what, "record %s ns/command", rec_names[k]);
-        wb_target(what, n, mn[k], 0, 10);
-    }
-    wb_target("apply despawns / direct despawns (minima)", n, ratio[0], 0, 2);
-    wb_target("apply despawns / direct despawns (medians)", n, ratio[1], 0, 2);
+    for (int k = 0; k < N_REC; ++k)
+        bench_target("ns/command", mn[k], BENCH_AT_MOST, 10, "record %s, n %u", rec_names[k], n);
+    bench_target("x", ratio[0], BENCH_AT_MOST, 2, "apply despawns / direct despawns (min), n %u",
+                 n);
+    bench_target("x", ratio[1], BENCH_AT_MOST, 2,
+                 "apply despawns / direct despawns (medians), n %u", n);
 }

@@ -23,11 +23,10 @@ static const char *const variant_names[N_VARIANTS] = {
 
 static volatile float frame_dt = 1.0f / 60.0f;
 
-/* wb_emit and wb_target of harness.c (world_bench.h declares them beside component types of
+/* wb_emit and wb_require of harness.c (world_bench.h declares them beside component types of
  * the same names as ecs_systems.h's). */
 double wb_emit(const char *op, const char *variant, size_t n, double per, const double *ms,
                int passes);
-void wb_target(const char *what, size_t n, double value, int at_least, double bound);
 void wb_require(int ok, const char *what);
 
 typedef struct scenario_result {
@@ -108,12 +107,11 @@ void ecs_systems_bench(size_t n, int targets)
                    r.min[V_FIXED_1T], r.median[V_FIXED_1T]);
             if (!targets)
                 continue;
-            wb_target(mixed ? "systems7 mixed fixed_1t / raw (min)"
-                            : "systems7 uniform fixed_1t / raw (min)",
-                      n, r.min[V_FIXED_1T] / r.min[V_RAW], 0, 1.15);
-            wb_target(mixed ? "systems7 mixed fixed 2t / 1t (min)"
-                            : "systems7 uniform fixed 2t / 1t (min)",
-                      n, r.min[V_FIXED_2T] / r.min[V_FIXED_1T], 0, 0.65);
+            const char *setup = mixed ? "mixed" : "uniform";
+            bench_target("x", r.min[V_FIXED_1T] / r.min[V_RAW], BENCH_AT_MOST, 1.15,
+                         "7 systems %s, world fixed 1 thread / raw (min), n %zu", setup, n);
+            bench_target("x", r.min[V_FIXED_2T] / r.min[V_FIXED_1T], BENCH_AT_MOST, 0.65,
+                         "7 systems %s, world fixed 2 threads / 1 thread (min), n %zu", setup, n);
         }
     dod_threadpool_destroy(p2);
     dod_threadpool_destroy(p1);

@@ -131,7 +131,8 @@ void files_bench(size_t n, int passes)
     printf("  save / fwrite: min %.3f, median %.3f\n", mn[V_SAVE] / mn[V_FWRITE],
            md[V_SAVE] / md[V_FWRITE]);
     if (n >= WB_1M)
-        wb_target("save world / fwrite", n, mn[V_SAVE] / mn[V_FWRITE], 0, 1.3);
+        bench_target("x", mn[V_SAVE] / mn[V_FWRITE], BENCH_AT_MOST, 1.3,
+                     "save world / fwrite (min), n %zu", n);
 
     double u[N_LOAD_VARIANTS][WB_MAX_PASSES];
     wb_alternate(N_LOAD_VARIANTS, passes, load_prepare, run_load, &r, u);
@@ -146,7 +147,8 @@ void files_bench(size_t n, int passes)
            mn[V_LOAD] / mn[V_FREAD], md[V_LOAD] / md[V_FREAD], mn[V_RELOAD] / mn[V_FREAD],
            md[V_RELOAD] / md[V_FREAD]);
     if (n >= WB_1M)
-        wb_target("load world (every check) / fread", n, mn[V_LOAD] / mn[V_FREAD], 0, 2.0);
+        bench_target("x", mn[V_LOAD] / mn[V_FREAD], BENCH_AT_MOST, 2.0,
+                     "load world (every check) / fread (min), n %zu", n);
 
     remove(r.path[V_SAVE]);
     remove(r.path[V_FWRITE]);

@@ -1,6 +1,6 @@
 /* The suite's plumbing on top of bench.h: variants run alternately, ns per entity (min and
- * median), the printed table and its JSON lines in bench/results/world.jsonl, PASS/MISS per
- * target, and the result checks that decide the exit status. */
+ * median), the printed table and its JSON lines in bench/results/world.jsonl, and the result
+ * checks that decide the exit status. */
 #include <stdlib.h>
 #include <string.h>
 #include "world_bench.h"
@@ -8,16 +8,16 @@
 static FILE *results;
 static int failed;
 
-void wb_open(void)
+FILE *wb_open(const char *suite)
 {
-    results = bench_results_open("world");
+    results = bench_begin(suite, suite);
+    return results;
 }
 
 int wb_close(void)
 {
-    if (results)
-        fclose(results);
-    return failed;
+    results = NULL;
+    return bench_end(failed);
 }
 
 void wb_alternate(int n_variants, int passes, wb_run_fn prepare, wb_run_fn run, void *ctx,
@@ -55,18 +55,6 @@ void wb_emit_bytes(const char *variant, size_t n, double bytes_per_entity)
                 "{\"bench\":\"world\",\"op\":\"bytes\",\"variant\":\"%s\",\"n\":%zu,"
                 "\"bytes_per_entity\":%.3f}\n",
                 variant, n, bytes_per_entity);
-}
-
-void wb_target(const char *what, size_t n, double value, int at_least, double bound)
-{
-    int pass = at_least ? value >= bound : value <= bound;
-    printf("%s %s at n %zu: %.3f (bound %s %.2f)\n", pass ? "PASS" : "MISS", what, n, value,
-           at_least ? ">=" : "<=", bound);
-    if (results)
-        fprintf(results,
-                "{\"bench\":\"world\",\"target\":\"%s\",\"n\":%zu,\"value\":%.4f,"
-                "\"bound\":\"%s %.2f\",\"pass\":%s}\n",
-                what, n, value, at_least ? ">=" : "<=", bound, pass ? "true" : "false");
 }
 
 void wb_require(int ok, const char *what)

@@ -37,10 +37,8 @@ typedef struct regiment {
 #define IX_ARCHETYPES(A) A(troops, IX_TROOPS, 0)
 DOD_WORLD(ix, IX_COMPONENTS, IX_ARCHETYPES)
 
-/* The fields the query reads, gathered into row order: one 12-byte record per item. */
-typedef struct hms {
-    float health, mood, speed;
-} hms;
+/* The fields the query reads, gathered into row order (regiments.h). */
+typedef regiment_hms hms;
 
 #define IX_ROWS (1u << 20)
 #define IX_ITEMS (6u << 20)
@@ -113,23 +111,11 @@ static void world_gather(ix_case *c, int t)
     wb_check(dod_world_gather(&c->world_side.csr[t], c->w, &col, 1, c->exec[t]), "world gather");
 }
 
-/* The seed's query over one row of gathered fields (grouped.c's grouped_row). */
-static float grouped_row(const uint32_t *offsets, const hms *g, uint32_t row)
-{
-    float travel_budget = 0.0f;
-    for (uint32_t j = offsets[row], end = offsets[row + 1]; j < end; ++j) {
-        if (g[j].mood < 0.25f || g[j].health <= 0.0f)
-            continue;
-        travel_budget += g[j].speed;
-    }
-    return travel_budget;
-}
-
 static double query_all(const dod_csr *c, const hms *g)
 {
     double total = 0;
     for (uint32_t r = 0; r < c->n_rows; ++r)
-        total += grouped_row(c->offsets, g, r);
+        total += grouped_query_row(c->offsets, g, r);
     return total;
 }
 
@@ -138,7 +124,7 @@ static double query_random(const dod_csr *c, const hms *g, const uint32_t *perm)
     double total = 0;
     for (uint32_t k = 0; k < c->n_rows; ++k) {
         dod_csr_prefetch_rows(c, perm, c->n_rows, k, g, sizeof(hms));
-        total += grouped_row(c->offsets, g, perm[k]);
+        total += grouped_query_row(c->offsets, g, perm[k]);
     }
     return total;
 }
@@ -298,13 +284,10 @@ static void report(const char *kind, const char *dist, double t[][WB_MAX_PASSES]
         double r_min = mins[v + 1] / mins[v], r_med = meds[v + 1] / meds[v];
         printf("  %-20s t%d  world / plain  min %.3f  median %.3f\n", names[v].op,
                names[v].threads, r_min, r_med);
-        char what[96];
-        snprintf(what, sizeof what, "%s %s %s t%d world / plain", names[v].op, kind, dist,
-                 names[v].threads);
-        if (v <= V_INDEX_PLAIN_T2)
-            wb_target(what, IX_ITEMS, r_min, 0, 1.2);
-        else if (v == V_RANDOM_PLAIN)
-            wb_target(what, IX_ITEMS, r_min, 0, 1.3);
+        if (v <= V_INDEX_PLAIN_T2 || v == V_RANDOM_PLAIN)
+            bench_target("x", r_min, BENCH_AT_MOST, v == V_RANDOM_PLAIN ? 1.3 : 1.2,
+                         "%s %s %s t%d world / plain (min), %u items", names[v].op, kind, dist,
+                         names[v].threads, (unsigned)IX_ITEMS);
     }
 }
 

@@ -5,33 +5,21 @@
  * command buffers (cmds_frame.c), relation indexes (index.c) at the seed's 1M locations and
  * 6M regiments, and the world's snapshots (snapshots.c) and files (files.c). Sizes 64K and 1M
  * entities, 15 passes (the systems: 21 frames; the indexes: 9, quick 3), min and median ns per
- * entity; JSON lines to bench/results/world.jsonl; PASS/MISS per target. DOD_BENCH_QUICK=1:
- * 64K only. `bench_world systems` runs the systems and the frame of commands alone,
- * `bench_world snapshots` the snapshots and files alone.
+ * entity; JSON lines to bench/results/world.jsonl; PASS/MISS per target (bench_target).
+ * DOD_BENCH_QUICK=1: 64K only. `bench_world systems` runs the systems and the frame of commands
+ * alone, `bench_world snapshots` the snapshots and files alone.
  * A timing miss is printed and recorded but exits 0; a wrong result exits 1. */
 #include <string.h>
 #include "ecs_bench.h"
 #include "world_bench.h"
-
-/* The load average, so a figure can be read against what else the machine was doing. */
-static void print_load(const char *when)
-{
-    FILE *f = fopen("/proc/loadavg", "r");
-    char line[128];
-    if (f && fgets(line, sizeof line, f))
-        printf("load %s: %s", when, line);
-    if (f)
-        fclose(f);
-}
 
 int main(int argc, char **argv)
 {
     int quick = bench_quick();
     const size_t sizes[2] = { WB_64K, WB_1M };
     int n_sizes = quick ? 1 : 2, passes = WB_MAX_PASSES;
-    wb_open();
+    wb_open("world");
     printf("bench_world: %d passes%s\n", passes, quick ? " (quick: 64K only)" : "");
-    print_load("before");
     int systems_only = argc > 1 && strcmp(argv[1], "systems") == 0;
     int snapshots_only = argc > 1 && strcmp(argv[1], "snapshots") == 0;
     for (int i = 0; i < n_sizes && !systems_only; ++i) {
@@ -39,7 +27,6 @@ int main(int argc, char **argv)
         files_bench(sizes[i], passes);
     }
     if (snapshots_only) {
-        print_load("after");
         return wb_close();
     }
     for (int i = 0; i < n_sizes && !systems_only; ++i)
@@ -57,6 +44,5 @@ int main(int argc, char **argv)
         ecs_systems_bench(sizes[i], sizes[i] == WB_1M);
     for (int i = 0; i < n_sizes; ++i)
         cmds_frame_bench(sizes[i]);
-    print_load("after");
     return wb_close();
 }

@@ -273,18 +273,19 @@ void scenarios_bench(size_t n_, int passes, int targets)
            "%.3f\n",
            ratio[IT_CHUNKED_16K]);
 
-    wb_target("iterate world_fixed / raw", n, ratio[IT_FIXED], 0, 1.1);
-    wb_target("iterate world_chunked / raw", n, ratio[IT_CHUNKED], 0, 1.1);
+    bench_target("x", ratio[IT_FIXED], BENCH_AT_MOST, 1.1, "iterate world_fixed / raw, n %u", n);
+    bench_target("x", ratio[IT_CHUNKED], BENCH_AT_MOST, 1.1, "iterate world_chunked / raw, n %u",
+                 n);
     if (!targets)
         return;
-    wb_target("chunked 20-entity block bytes", 20, small, 0, 16384);
-    wb_target("spawn ns/entity", n, mn[OP_SPAWN], 0, 20);
-    wb_target("spawn_n ns/entity", n, mn[OP_SPAWN_N], 0, 4);
-    wb_target("despawn ns/entity", n, mn[OP_DESPAWN], 0, 20);
-    wb_target("get1 ns/entity", n, mn[OP_GET1], 0, 3);
-    wb_target("move_pair ns/entity", n, mn[OP_MOVE_PAIR], 0, 25);
-    wb_target("fixed bytes/entity", n, fixed, 0,
-              (double)(sizeof(position) + sizeof(velocity) + 16));
+    bench_target("bytes", small, BENCH_AT_MOST, 16384, "block bytes of 20 chunked {P, V}");
+    bench_target("ns/entity", mn[OP_SPAWN], BENCH_AT_MOST, 20, "spawn, n %u", n);
+    bench_target("ns/entity", mn[OP_SPAWN_N], BENCH_AT_MOST, 4, "spawn_n, n %u", n);
+    bench_target("ns/entity", mn[OP_DESPAWN], BENCH_AT_MOST, 20, "despawn, n %u", n);
+    bench_target("ns/entity", mn[OP_GET1], BENCH_AT_MOST, 3, "get1, n %u", n);
+    bench_target("ns/entity", mn[OP_MOVE_PAIR], BENCH_AT_MOST, 25, "move_pair, n %u", n);
+    bench_target("bytes/entity", fixed, BENCH_AT_MOST,
+                 (double)(sizeof(position) + sizeof(velocity) + 16), "bytes world_fixed, n %u", n);
 }
 
 /* The sweep's scenarios: iterate (each layout against raw, warm then cold), then spawn,

@@ -174,10 +174,12 @@ void seed_update_bench(size_t n, int passes)
     wb_require(world_matches(r.world[0], &s), "world positions differ from raw");
     wb_require(world_matches(r.world[1], &s), "world_chunked positions differ from raw");
 
-    wb_target("update world / raw", n, mn[V_WORLD] / mn[V_RAW], 0, 1.1);
-    wb_target("update world_chunked / raw", n, mn[V_WORLD_CHUNKED] / mn[V_RAW], 0, 1.1);
+    bench_target("x", mn[V_WORLD] / mn[V_RAW], BENCH_AT_MOST, 1.1, "update world / raw, n %zu", n);
+    bench_target("x", mn[V_WORLD_CHUNKED] / mn[V_RAW], BENCH_AT_MOST, 1.1,
+                 "update world_chunked / raw, n %zu", n);
     if (n >= WB_1M)
-        wb_target("update oop_new / world", n, mn[V_OOP_NEW] / mn[V_WORLD], 1, 8.0);
+        bench_target("x", mn[V_OOP_NEW] / mn[V_WORLD], BENCH_AT_LEAST, 8.0,
+                     "update oop_new / world, n %zu", n);
     printf("  ratio oop_new / world %.2f, oop_pages / world %.2f, oop_pages / oop_new %.2f\n",
            mn[V_OOP_NEW] / mn[V_WORLD], mn[V_OOP_PAGES] / mn[V_WORLD],
            mn[V_OOP_PAGES] / mn[V_OOP_NEW]);

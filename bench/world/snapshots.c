@@ -171,7 +171,8 @@ void snapshots_bench(size_t n, int passes)
     printf("  copy / memcpy: min %.3f, median %.3f\n", mn[V_COPY] / mn[V_MEMCPY],
            md[V_COPY] / md[V_MEMCPY]);
     if (n >= WB_1M)
-        wb_target("copy world / memcpy", n, mn[V_COPY] / mn[V_MEMCPY], 0, 1.3);
+        bench_target("x", mn[V_COPY] / mn[V_MEMCPY], BENCH_AT_MOST, 1.3,
+                     "copy world / memcpy (min), n %zu", n);
 
     double u[N_PUBLISH_VARIANTS][WB_MAX_PASSES];
     wb_alternate(N_PUBLISH_VARIANTS, passes, publish_prepare, run_publish, &r, u);
@@ -184,7 +185,8 @@ void snapshots_bench(size_t n, int passes)
     printf("  copy + publish / deep copy under a mutex: min %.4f, median %.4f\n",
            mn[V_PUBLISH] / mn[V_DEEP_COPY], md[V_PUBLISH] / md[V_DEEP_COPY]);
     if (n >= WB_1M)
-        wb_target("publish world / oop deep copy", n, mn[V_PUBLISH] / mn[V_DEEP_COPY], 0, 0.05);
+        bench_target("x", mn[V_PUBLISH] / mn[V_DEEP_COPY], BENCH_AT_MOST, 0.05,
+                     "publish world / oop deep copy (min), n %zu", n);
 
     oop_destroy(r.snapshot);
     oop_lock_destroy(r.lock);

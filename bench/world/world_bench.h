@@ -37,7 +37,8 @@ void raw_update(seed_population *s); /* the raw floor: one step_move per type, i
 #define WB_64K ((size_t)1 << 16)
 #define WB_1M ((size_t)1 << 20)
 
-/* ---- harness.c: alternation, statistics, printing, JSON lines, verdicts ---- */
+/* ---- harness.c: alternation, statistics, printing, JSON lines; targets go through
+ * bench_target (bench.h) ---- */
 #define WB_MAX_PASSES 15
 typedef void (*wb_run_fn)(void *ctx, int variant);
 /* Runs variants 0..n_variants-1 once per pass, starting one later each pass so no variant
@@ -50,15 +51,14 @@ void wb_alternate(int n_variants, int passes, wb_run_fn prepare, wb_run_fn run, 
 double wb_emit(const char *op, const char *variant, size_t n, double per, const double *ms,
                int passes);
 void wb_emit_bytes(const char *variant, size_t n, double bytes_per_entity);
-/* A target: PASS when value <= bound (at_least 0) or value >= bound (at_least 1), else MISS.
- * A miss is printed and recorded; it does not fail the program. */
-void wb_target(const char *what, size_t n, double value, int at_least, double bound);
 void wb_require(int ok, const char *what); /* a wrong result: the program exits 1 */
 /* A prepare for wb_alternate: reads 64 MiB, more than the caches hold, so the run after it
  * finds its data in memory. */
 void wb_evict_caches(void *ctx, int variant);
-void wb_open(void);
-int wb_close(void); /* 1 when a result check failed */
+/* bench_begin: the suite `suite` ("world", "world_blocks"), bench/results/<suite>.jsonl,
+ * which every figure of wb_emit goes to; returns that file (NULL: not open). */
+FILE *wb_open(const char *suite);
+int wb_close(void); /* bench_end; returns 1 when a result check failed */
 void *wb_alloc(size_t bytes);                 /* 64-byte aligned; exits when out of memory */
 void wb_free(void *p, size_t bytes);
 void wb_check(dod_status st, const char *what); /* exits when a world call fails */

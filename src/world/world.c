@@ -91,17 +91,20 @@ static uint32_t growing_rows(const dod__world_arch *a, size_t first, size_t ceil
     return best_r0;
 }
 
+/* The desc checks below run for dod_world_create, and the error hook names it. */
+#define CREATE "dod_world_create"
+
 /* Check one archetype desc and lay it out into *a (which the caller zeroed). */
 static dod_status layout_archetype(const dod_world_desc *d, const dod_archetype_desc *ad,
                                    dod__world_arch *a)
 {
-    DOD__REFUSE_IF(!ad->components && ad->n_components > 0, DOD_E_INVALID);
-    DOD__REFUSE_IF(ad->n_components > DOD_WORLD_MAX_ARCHETYPE_COMPONENTS, DOD_E_RANGE);
+    DOD__REFUSE_IF_IN(CREATE, !ad->components && ad->n_components > 0, DOD_E_INVALID);
+    DOD__REFUSE_IF_IN(CREATE, ad->n_components > DOD_WORLD_MAX_ARCHETYPE_COMPONENTS, DOD_E_RANGE);
     for (uint32_t k = 0; k < ad->n_components; ++k) {
         uint32_t c = ad->components[k];
-        DOD__REFUSE_IF(c >= d->n_components, DOD_E_RANGE);
+        DOD__REFUSE_IF_IN(CREATE, c >= d->n_components, DOD_E_RANGE);
         if (a->comp_bits[c / 64] >> (c % 64) & 1u)
-            return DOD__FAIL(DOD_E_INVALID, "a component is repeated in an archetype");
+            return DOD__FAIL_IN(CREATE, DOD_E_INVALID, "a component is repeated in an archetype");
         a->comp_bits[c / 64] |= 1ull << (c % 64);
         a->cols[k].comp = c;
         a->cols[k].size = d->components[c].size;
@@ -111,7 +114,7 @@ static dod_status layout_archetype(const dod_world_desc *d, const dod_archetype_
     if (a->fixed) {
         a->rows0 = ad->capacity;
         a->bytes0 = block_bytes_for(a, ad->capacity, a->cols);
-        DOD__REFUSE_IF(a->bytes0 == 0, DOD_E_OVERFLOW);
+        DOD__REFUSE_IF_IN(CREATE, a->bytes0 == 0, DOD_E_OVERFLOW);
         a->max_blocks = 1;
         a->place->shift = DOD__WORLD_FIXED_SHIFT;
         a->place->row_mask = UINT32_MAX;
@@ -126,7 +129,7 @@ static dod_status layout_archetype(const dod_world_desc *d, const dod_archetype_
         a->bytes0 = block_bytes_for(a, a->rows0, a->cols); /* rows0 rows exactly: no padding */
     } else { /* equal blocks */
         a->rows0 = rows_that_fit(a, ceiling);
-        DOD__REFUSE_IF(a->rows0 == 0, DOD_E_INVALID); /* a row wider than a block */
+        DOD__REFUSE_IF_IN(CREATE, a->rows0 == 0, DOD_E_INVALID); /* a row wider than a block */
         a->bytes0 = ceiling;
         (void)block_bytes_for(a, a->rows0, a->cols);
     }
@@ -144,15 +147,15 @@ static dod_status layout_archetype(const dod_world_desc *d, const dod_archetype_
 
 static dod_status check_world_desc(const dod_world_desc *d)
 {
-    DOD__REFUSE_IF(!d->components && d->n_components > 0, DOD_E_INVALID);
-    DOD__REFUSE_IF(!d->archetypes && d->n_archetypes > 0, DOD_E_INVALID);
-    DOD__REFUSE_IF(d->n_components > DOD_WORLD_MAX_COMPONENTS, DOD_E_RANGE);
-    DOD__REFUSE_IF(d->n_archetypes > DOD_WORLD_MAX_ARCHETYPES, DOD_E_RANGE);
+    DOD__REFUSE_IF_IN(CREATE, !d->components && d->n_components > 0, DOD_E_INVALID);
+    DOD__REFUSE_IF_IN(CREATE, !d->archetypes && d->n_archetypes > 0, DOD_E_INVALID);
+    DOD__REFUSE_IF_IN(CREATE, d->n_components > DOD_WORLD_MAX_COMPONENTS, DOD_E_RANGE);
+    DOD__REFUSE_IF_IN(CREATE, d->n_archetypes > DOD_WORLD_MAX_ARCHETYPES, DOD_E_RANGE);
     for (uint32_t c = 0; c < d->n_components; ++c) {
         const char *broken = dod__element_rule_broken(d->components[c].size,
                                                       d->components[c].align);
         if (broken)
-            return DOD__FAIL(DOD_E_INVALID, broken);
+            return DOD__FAIL_IN(CREATE, DOD_E_INVALID, broken);
     }
     for (uint32_t i = 0; i < d->n_archetypes; ++i) {
         dod__world_arch scratch;

@@ -2,7 +2,8 @@
 # Install dod (static and shared) into build/consumer/prefix-*, then build and run the consumer
 # through find_package and pkg-config, once through add_subdirectory of the source tree, and
 # from the two-file drop-in alone (dist/dod.h, dist/dod.c) with gcc, clang, MinGW-w64 (run under
-# Wine) and i686 (run natively), each with the project's warnings as errors.
+# Wine) and i686 (run natively, or under qemu-i386 where the kernel cannot: i686-host.sh), each
+# with the project's warnings as errors.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 out=$root/build/consumer
@@ -41,7 +42,8 @@ cmake --build "$out/subdir" -j 2 >/dev/null
 warnings=(-std=c11 -O2 -Wall -Wextra -Wpedantic -Werror -Wshadow -Wconversion -Wsign-conversion
   -Wcast-qual -Wundef -Wvla -Wstrict-prototypes -Wmissing-prototypes)
 # drop_in NAME COMPILER RUNNER [link flags]: build the consumer from main.c, dist/dod.h and
-# dist/dod.c alone and run it (RUNNER: a command put in front of the program, or "").
+# dist/dod.c alone and run it (RUNNER: a command put in front of the program, "" for none, or
+# "-" to build it without running it; DROP_IN_NOTE, when set, is said with the name).
 drop_in() {
   local name=$1 cc=$2 runner=$3 exe=$out/drop-in-$1
   shift 3
@@ -49,15 +51,32 @@ drop_in() {
     echo "-- drop-in, $name: skipped, $cc not found"
     return 0
   fi
-  echo "-- drop-in, $name"
+  echo "-- drop-in, $name${DROP_IN_NOTE:+ ($DROP_IN_NOTE)}"
   "$cc" "${warnings[@]}" -DDOD_CONSUMER_DROP_IN -I"$root/dist" "$here/main.c" "$root/dist/dod.c" \
     "$@" -o "$exe"
+  if [ "$runner" = - ]; then
+    return 0
+  fi
   # shellcheck disable=SC2086
   $runner "$exe"
 }
+# The i686 consumer runs as the i686 tests do in .ci/run: natively, else under plain qemu-i386,
+# else it is only built.
+i686_run=-
+i686_note="built only: this host runs i386 programs neither natively nor under qemu-i386"
+if command -v i686-linux-gnu-gcc >/dev/null; then
+  case $("$root/cmake/toolchains/i686-host.sh") in
+    native)
+      i686_run=""
+      i686_note="runs natively" ;;
+    qemu-i386)
+      i686_run=qemu-i386
+      i686_note="runs under qemu-i386: this kernel does not run i386 programs" ;;
+  esac
+fi
 drop_in gcc gcc "" -pthread
 drop_in clang clang "" -pthread
-drop_in i686 i686-linux-gnu-gcc "" -pthread \
+DROP_IN_NOTE=$i686_note drop_in i686 i686-linux-gnu-gcc "$i686_run" -pthread \
   -Wl,--dynamic-linker=/usr/i686-linux-gnu/lib/ld-linux.so.2 -Wl,-rpath,/usr/i686-linux-gnu/lib
 drop_in mingw.exe x86_64-w64-mingw32-gcc "$root/cmake/toolchains/wine-run.sh $out" -static
 echo "-- drop-in, dod.h as C++"
