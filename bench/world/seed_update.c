@@ -55,8 +55,13 @@ dod_world *seed_world(const seed_population *s, int chunked, wb_layout layout)
 {
     dod_archetype_desc arch[SEED_TYPES];
     dod_world_desc d = seed_world_desc(s, chunked, layout, arch);
+    return seed_world_of(s, &d);
+}
+
+dod_world *seed_world_of(const seed_population *s, const dod_world_desc *d)
+{
     dod_world *w = NULL;
-    wb_check(dod_world_create(&w, &d), "seed world create");
+    wb_check(dod_world_create(&w, d), "seed world create");
     size_t k[SEED_TYPES] = { 0, 0, 0 };
     for (size_t i = 0; i < s->n; ++i) {
         int t = s->order[i];

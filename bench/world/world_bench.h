@@ -86,6 +86,8 @@ dod_world_desc seed_world_desc(const seed_population *s, int chunked, wb_layout 
                                dod_archetype_desc arch[SEED_TYPES]);
 /* The population spawned in its creation order, the k-th entity of a type from its values. */
 dod_world *seed_world(const seed_population *s, int chunked, wb_layout layout);
+/* The same from a desc of the seed's declaration (seed_world_desc's, changed). */
+dod_world *seed_world_of(const seed_population *s, const dod_world_desc *d);
 
 /* ---- the suites ---- */
 void seed_update_bench(size_t n, int passes);       /* seed_update.c */
