@@ -414,14 +414,15 @@ void dod_set_error_hook(dod_error_hook hook, void *ctx)
 }
 
 #if DOD_DEBUG
-/* The hook's text is "call: condition"; a longer one is cut at the buffer's end. */
+/* The hook's text is "call: condition"; the precisions bound each part so the
+ * text always fits (and gcc's -Wformat-truncation can prove it). */
 void dod__refused(dod_status status, const char *file, int line, const char *call,
                   const char *condition)
 {
     if (!error_hook.hook)
         return;
     char text[256];
-    (void)snprintf(text, sizeof text, "%s: %s", call, condition);
+    (void)snprintf(text, sizeof text, "%.63s: %.189s", call, condition);
     error_hook.hook(error_hook.ctx, status, file, line, text);
 }
 #endif
@@ -7768,13 +7769,13 @@ static dod_status spawn_many(dod_world *w, uint32_t archetype, uint32_t n, dod_e
             w->head.slots[index] = dod__world_slot_make(gen, archetype, loc + i);
         }
         /* then new slots (generation 1, indexes in order): two arithmetic sequences, a loop
-         * the compiler vectorises */
+         * the compiler vectorises (over 64-bit indexes: a 32-bit size_t would wrap j << 24) */
         uint32_t fresh = run - i, base = w->head.n_slots;
         uint64_t id = dod__world_handle(w, base, 1).bits;
         uint64_t slot = dod__world_slot_make(1, archetype, loc + i);
         uint64_t *slots = w->head.slots + base;
         dod_entity *fresh_ids = ids + i;
-        for (size_t j = 0; j < fresh; ++j) {
+        for (uint64_t j = 0; j < fresh; ++j) {
             fresh_ids[j].bits = id + j;
             slots[j] = slot + (j << DOD__WORLD_LOC_SHIFT);
         }
@@ -8222,7 +8223,7 @@ static dod_status check_build(const dod_csr *index, const dod_world *w,
     DOD__REFUSE_IF(!dod__exec_usable(d->exec), DOD_E_INVALID);
     DOD__REFUSE_IF(d->n_rows == UINT32_MAX, DOD_E_OVERFLOW);
     DOD__REFUSE_IF(d->key_offset % 4 != 0, DOD_E_INVALID);
-    DOD__REFUSE_IF((size_t)d->key_offset + 4 > component_size(w, d->component), DOD_E_INVALID);
+    DOD__REFUSE_IF((uint64_t)d->key_offset + 4 > component_size(w, d->component), DOD_E_INVALID);
     for (uint32_t i = 0; i < w->n_archetypes; ++i)
         DOD__REFUSE_IF(matched(d->query, i) && w->arch[i].place->fields[d->component].offset == 0,
                        DOD_E_INVALID);
@@ -8477,7 +8478,7 @@ static dod_status check_gather(const dod_csr *index, const dod_world *w,
         size_t bytes;
         DOD__REFUSE_IF(col->component >= w->head.n_components, DOD_E_RANGE);
         DOD__REFUSE_IF(col->size == 0, DOD_E_INVALID);
-        DOD__REFUSE_IF((size_t)col->offset + col->size > component_size(w, col->component),
+        DOD__REFUSE_IF((uint64_t)col->offset + col->size > component_size(w, col->component),
                        DOD_E_INVALID);
         DOD__REFUSE_IF(index->n_items > 0 && !col->dst, DOD_E_INVALID);
         DOD__REFUSE_IF(!dod__mul(index->n_items, col->size, &bytes), DOD_E_OVERFLOW);
@@ -9447,13 +9448,19 @@ typedef struct save_sink {
     uint32_t crc;     /* of everything written so far */
 } save_sink;
 
+/* The bytes are written first and checksummed after: the write brings them into the cache,
+ * where the checksum runs at twice the speed it has reading memory (save 1.6x fwrite the
+ * other way round, at 1M entities). */
 static dod_status save_put(save_sink *s, const void *data, size_t n)
 {
+    if (s->f) {
+        if (fwrite(data, 1, n, s->f) != n)
+            return DOD__FAIL(DOD_E_IO, "short fwrite");
+    } else {
+        memcpy(s->p, data, n);
+        s->p += n;
+    }
     s->crc = dod__crc32c(s->crc, data, n);
-    if (s->f)
-        return fwrite(data, 1, n, s->f) == n ? DOD_OK : DOD__FAIL(DOD_E_IO, "short fwrite");
-    memcpy(s->p, data, n);
-    s->p += n;
     return DOD_OK;
 }
 

@@ -110,7 +110,7 @@ static inline void io_play_step(io_play *p)
 {
     uint32_t op = test_rng_below(&p->rng, 10);
     uint32_t arch = test_rng_below(&p->rng, IO_N_ARCHS);
-    dod_status st[8];
+    dod_status st[8] = { DOD_OK };
     if (op < 4 || p->n_live == 0) { /* spawn one */
         dod_entity e[8];
         for (uint32_t k = 0; k < p->n_worlds; ++k)

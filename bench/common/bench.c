@@ -95,6 +95,48 @@ dod_allocator bench_counter_allocator(bench_counter *c)
     return a;
 }
 
+static void *recycle_alloc(void *ctx, size_t size, size_t align)
+{
+    bench_recycler *r = (bench_recycler *)ctx;
+    for (int i = 0; i < r->n; ++i)
+        if (r->kept[i].size == size && r->kept[i].align >= align) {
+            void *p = r->kept[i].ptr;
+            r->kept[i] = r->kept[--r->n];
+            return p;
+        }
+    dod_allocator heap = dod_heap_allocator();
+    return heap.alloc(heap.ctx, size, align < 64 ? 64 : align);
+}
+
+static void recycle_free(void *ctx, void *ptr, size_t size)
+{
+    bench_recycler *r = (bench_recycler *)ctx;
+    if (r->n < BENCH_RECYCLER_KEEP) {
+        r->kept[r->n].ptr = ptr;
+        r->kept[r->n].size = size;
+        r->kept[r->n].align = 64;
+        r->n++;
+        return;
+    }
+    dod_allocator heap = dod_heap_allocator();
+    heap.free(heap.ctx, ptr, size);
+}
+
+dod_allocator bench_recycler_allocator(bench_recycler *r)
+{
+    dod_allocator a = { recycle_alloc, recycle_free, r };
+    return a;
+}
+
+void bench_recycler_free(bench_recycler *r)
+{
+    dod_allocator heap = dod_heap_allocator();
+    while (r->n > 0) {
+        --r->n;
+        heap.free(heap.ctx, r->kept[r->n].ptr, r->kept[r->n].size);
+    }
+}
+
 /* ---- the suite: its JSON lines, its targets and their tally ---- */
 
 static struct {
@@ -112,6 +154,19 @@ static FILE *results_file(const char *name, const char *mode)
     if (!f)
         fprintf(stderr, "bench: cannot open %s\n", path);
     return f;
+}
+
+const char *bench_tmp_dir(void)
+{
+    const char *dir = getenv("DOD_BENCH_TMPDIR");
+    if (dir && *dir)
+        return dir;
+    FILE *probe = fopen("/dev/shm/dod_bench_probe", "wb");
+    if (!probe)
+        return "/tmp";
+    fclose(probe);
+    remove("/dev/shm/dod_bench_probe");
+    return "/dev/shm";
 }
 
 FILE *bench_begin(const char *name, const char *results)

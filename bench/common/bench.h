@@ -74,6 +74,26 @@ typedef struct bench_counter {
 } bench_counter;
 dod_allocator bench_counter_allocator(bench_counter *c);
 
+/* A dod_allocator that keeps what is freed (up to BENCH_RECYCLER_KEEP allocations) and hands
+ * it back for a request of the same size, as an engine's own allocator reuses its memory.
+ * Where a benchmark creates a world before each pass, this keeps its memory mapped and warm,
+ * the same for every variant (on this VM the first touch of a page, by the program or by the
+ * kernel's read() into it, costs microseconds). Every allocation is 64-byte aligned.
+ * bench_recycler_free gives what it keeps back to the heap. Not thread-safe. */
+enum { BENCH_RECYCLER_KEEP = 64 };
+typedef struct bench_recycler {
+    struct { void *ptr; size_t size, align; } kept[BENCH_RECYCLER_KEEP];
+    int n;
+} bench_recycler;
+dod_allocator bench_recycler_allocator(bench_recycler *r);
+void bench_recycler_free(bench_recycler *r);
+
+/* Where benchmarks write their files: $DOD_BENCH_TMPDIR, else /dev/shm when it is a writable
+ * directory, else /tmp. On a disk-backed /tmp the kernel's writeback of earlier saves lands in
+ * later timings (a raw fwrite of the index varied 14 - 40 ms at 1M rows); a memory-backed file
+ * system measures what the save itself costs, the same way for every variant. */
+const char *bench_tmp_dir(void);
+
 /* Keep the optimiser from deleting a computation. */
 extern volatile uint64_t bench_sink;
 

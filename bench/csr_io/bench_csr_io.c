@@ -35,21 +35,10 @@ static int measured(int v, int op)
     return op < OP_LOAD_FULL || v == V_DOD;
 }
 
-/* The files go to $DOD_BENCH_TMPDIR, else /dev/shm when it is a writable directory, else
- * /tmp. On a disk-backed /tmp the kernel's writeback of earlier saves lands in later timings
- * (the raw fwrite itself varied 14 - 40 ms at 1M rows); a memory-backed file system measures
- * what the save itself costs, the same way for every variant. */
+/* The files go to bench_tmp_dir(): /dev/shm where it can. */
 static void choose_paths(void)
 {
-    const char *dir = getenv("DOD_BENCH_TMPDIR");
-    if (!dir || !*dir) {
-        FILE *probe = fopen("/dev/shm/dod_bench_probe", "wb");
-        dir = probe ? "/dev/shm" : "/tmp";
-        if (probe) {
-            fclose(probe);
-            remove("/dev/shm/dod_bench_probe");
-        }
-    }
+    const char *dir = bench_tmp_dir();
     for (int v = 0; v < N_VARIANTS; ++v)
         snprintf(path_of[v], sizeof path_of[v], "%s/%s", dir, file_of[v]);
     printf("bench_csr_io: files in %s\n", dir);

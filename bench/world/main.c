@@ -2,11 +2,12 @@
  * floor (seed_update.c), the common ECS benchmark scenarios (scenarios.c) and frag_iter
  * (frag.c), cold spawns (cold.c), command buffers (commands.c), the ecs_benchmark systems
  * scenarios on a schedule (ecs_bench.c), a frame of structural changes through a schedule's
- * command buffers (cmds_frame.c) and relation indexes (index.c) at the seed's 1M locations and
- * 6M regiments. Sizes 64K and 1M entities, 15 passes (the systems: 21 frames; the indexes: 9,
- * quick 3), min and median ns per entity; JSON lines to bench/results/world.jsonl; PASS/MISS per
- * target (bench_target). DOD_BENCH_QUICK=1: 64K only. `bench_world systems` runs the systems and the frame
- * of commands alone.
+ * command buffers (cmds_frame.c), relation indexes (index.c) at the seed's 1M locations and
+ * 6M regiments, and the world's snapshots (snapshots.c) and files (files.c). Sizes 64K and 1M
+ * entities, 15 passes (the systems: 21 frames; the indexes: 9, quick 3), min and median ns per
+ * entity; JSON lines to bench/results/world.jsonl; PASS/MISS per target (bench_target).
+ * DOD_BENCH_QUICK=1: 64K only. `bench_world systems` runs the systems and the frame of commands
+ * alone, `bench_world snapshots` the snapshots and files alone.
  * A timing miss is printed and recorded but exits 0; a wrong result exits 1. */
 #include <string.h>
 #include "ecs_bench.h"
@@ -20,6 +21,14 @@ int main(int argc, char **argv)
     wb_open("world");
     printf("bench_world: %d passes%s\n", passes, quick ? " (quick: 64K only)" : "");
     int systems_only = argc > 1 && strcmp(argv[1], "systems") == 0;
+    int snapshots_only = argc > 1 && strcmp(argv[1], "snapshots") == 0;
+    for (int i = 0; i < n_sizes && !systems_only; ++i) {
+        snapshots_bench(sizes[i], passes);
+        files_bench(sizes[i], passes);
+    }
+    if (snapshots_only) {
+        return wb_close();
+    }
     for (int i = 0; i < n_sizes && !systems_only; ++i)
         seed_update_bench(sizes[i], passes);
     for (int i = 0; i < n_sizes && !systems_only; ++i)

@@ -8,6 +8,7 @@
 // no sorting by type, and the classes have external linkage.
 #include "oop.h"
 #include <array>
+#include <mutex>
 #include <cstdint>
 #include <cstdlib>
 #include <new>
@@ -32,6 +33,7 @@ class IEntity {
 public:
     virtual ~IEntity() = default;
     virtual void update() = 0;
+    virtual IEntity *clone() const = 0; // a deep copy for a snapshot (the seed's threads)
 };
 
 class EntityA : public IEntity {
@@ -40,6 +42,7 @@ public:
     Box hitbox{};
     std::array<Buff, 4> buffs{};
     void update() override { position = position + movement; }
+    IEntity *clone() const override { return new EntityA(*this); }
 };
 
 class EntityB : public IEntity {
@@ -47,6 +50,7 @@ public:
     Vec2 position{}, movement{};
     Box hitbox{};
     void update() override { position = position + movement; }
+    IEntity *clone() const override { return new EntityB(*this); }
 };
 
 class EntityC : public IEntity {
@@ -54,6 +58,7 @@ public:
     Vec2 position{};
     Box hitbox{};
     void update() override {} // no movement to add
+    IEntity *clone() const override { return new EntityC(*this); }
 };
 
 // The custom allocator: pages of 2 MiB in a linked list, objects bumped one after another.
@@ -205,4 +210,38 @@ extern "C" void oop_destroy(oop_world *w)
 {
     if (w)
         release(w);
+}
+
+// The seed's snapshot for another thread: under the world's mutex, every object cloned (new,
+// through the virtual clone()) into a new vector, as a game hands its OOP world to a worker.
+struct oop_lock {
+    std::mutex mutex;
+};
+
+extern "C" oop_lock *oop_lock_create(void)
+{
+    return new (std::nothrow) oop_lock();
+}
+
+extern "C" void oop_lock_destroy(oop_lock *lock)
+{
+    delete lock;
+}
+
+extern "C" oop_world *oop_snapshot(const oop_world *w, oop_lock *lock)
+{
+    std::lock_guard<std::mutex> hold(lock->mutex);
+    oop_world *copy = nullptr;
+    try {
+        copy = new oop_world();
+        copy->types = w->types;
+        copy->entities.reserve(w->entities.size());
+        for (const seed::IEntity *e : w->entities)
+            copy->entities.push_back(e->clone());
+    } catch (const std::bad_alloc &) {
+        if (copy)
+            release(copy);
+        return nullptr;
+    }
+    return copy;
 }

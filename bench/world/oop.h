@@ -22,6 +22,14 @@ void oop_positions(const oop_world *w, int type, float *xy); /* type's objects, 
 size_t oop_object_bytes(int type);                    /* sizeof(EntityA), ... */
 void oop_destroy(oop_world *w);
 
+/* The seed's snapshot for a worker thread: a deep copy of w (every object cloned with new
+ * through a virtual clone(), a new vector of pointers) taken under the world's std::mutex.
+ * Destroy it with oop_destroy. NULL when out of memory. */
+typedef struct oop_lock oop_lock;
+oop_lock *oop_lock_create(void);
+void oop_lock_destroy(oop_lock *lock);
+oop_world *oop_snapshot(const oop_world *w, oop_lock *lock);
+
 #ifdef __cplusplus
 }
 #endif

@@ -17,7 +17,7 @@
 #define ENTITY_A(X) X(position) X(movement) X(hitbox) X(buffs)
 #define ENTITY_B(X) X(position) X(movement) X(hitbox)
 #define ENTITY_C(X) X(position) X(hitbox)
-/* A capacity > 0 marks a fixed archetype; make_world sets it to the run's count. */
+/* A capacity > 0 marks a fixed archetype; seed_world_desc sets it to the run's count. */
 #define GAME_ARCHETYPES(A)                                                                     \
     A(entity_a, ENTITY_A, 1) A(entity_b, ENTITY_B, 1) A(entity_c, ENTITY_C, 0)
 DOD_WORLD(game, GAME_COMPONENTS, GAME_ARCHETYPES)
@@ -37,21 +37,31 @@ static void world_update(const dod_world *w)
         step_move(c.n, c.position, c.movement);
 }
 
-/* The population spawned in its creation order, the k-th entity of a type from its values.
- * chunked: every archetype chunked with blocks `layout`, else A and B fixed. */
-static dod_world *make_world(const seed_population *s, int chunked, wb_layout layout)
+dod_world_desc seed_world_desc(const seed_population *s, int chunked, wb_layout layout,
+                               dod_archetype_desc arch[SEED_TYPES])
 {
     dod_world_desc d = game_desc();
-    dod_archetype_desc arch[SEED_TYPES];
-    memcpy(arch, d.archetypes, sizeof arch);
+    memcpy(arch, d.archetypes, SEED_TYPES * sizeof *arch);
     for (int t = 0; t < SEED_TYPES; ++t) {
         arch[t].capacity = chunked || !arch[t].capacity ? 0u : (uint32_t)s->count[t];
         arch[t].block_bytes = layout.block_bytes;
         arch[t].first_block_bytes = layout.first_block_bytes;
     }
     d.archetypes = arch;
+    return d;
+}
+
+dod_world *seed_world(const seed_population *s, int chunked, wb_layout layout)
+{
+    dod_archetype_desc arch[SEED_TYPES];
+    dod_world_desc d = seed_world_desc(s, chunked, layout, arch);
+    return seed_world_of(s, &d);
+}
+
+dod_world *seed_world_of(const seed_population *s, const dod_world_desc *d)
+{
     dod_world *w = NULL;
-    wb_check(dod_world_create(&w, &d), "seed world create");
+    wb_check(dod_world_create(&w, d), "seed world create");
     size_t k[SEED_TYPES] = { 0, 0, 0 };
     for (size_t i = 0; i < s->n; ++i) {
         int t = s->order[i];
@@ -151,7 +161,7 @@ void seed_update_bench(size_t n, int passes)
         r.oop[c] = oop_create(s.order, n, pos, mov, c);
         if (!r.oop[c])
             wb_check(DOD_E_NOMEM, "oop create");
-        r.world[c] = make_world(&s, c, default_layout);
+        r.world[c] = seed_world(&s, c, default_layout);
     }
     printf("update: the seed's mix at n %zu (A %zu, B %zu, C %zu); sizeof EntityA %zu, "
            "EntityB %zu, EntityC %zu\n",
@@ -205,7 +215,7 @@ void seed_update_sweep(size_t n, int passes, const wb_layout *layouts, int n_lay
     seed_population s;
     seed_population_init(&s, n);
     for (int k = 0; k < n_layouts; ++k) {
-        sweep_run r = { &s, make_world(&s, 1, layouts[k]) };
+        sweep_run r = { &s, seed_world(&s, 1, layouts[k]) };
         for (int cold = 0; cold < 2; ++cold) {
             double t[2][WB_MAX_PASSES];
             wb_alternate(2, passes, cold ? wb_evict_caches : NULL, run_sweep, &r, t);

@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <dod/world_core.h>
 #include "bench.h"
 
 /* ---- components, at global scope as the typed layer asks ---- */
@@ -78,6 +79,16 @@ typedef struct wb_sweep {
     double iterate, iterate_cold, update, update_cold, spawn, move_pair, get1, bytes, bytes20;
 } wb_sweep;
 
+/* ---- seed_update.c: the seed's world, A and B fixed (capacity: the population's count), C
+ * chunked; chunked: every archetype chunked with blocks `layout` ---- */
+/* Its desc (arch: room for the three archetype descs it points at). */
+dod_world_desc seed_world_desc(const seed_population *s, int chunked, wb_layout layout,
+                               dod_archetype_desc arch[SEED_TYPES]);
+/* The population spawned in its creation order, the k-th entity of a type from its values. */
+dod_world *seed_world(const seed_population *s, int chunked, wb_layout layout);
+/* The same from a desc of the seed's declaration (seed_world_desc's, changed). */
+dod_world *seed_world_of(const seed_population *s, const dod_world_desc *d);
+
 /* ---- the suites ---- */
 void seed_update_bench(size_t n, int passes);       /* seed_update.c */
 void scenarios_bench(size_t n, int passes, int targets); /* scenarios.c */
@@ -93,5 +104,11 @@ void seed_update_sweep(size_t n, int passes, const wb_layout *layouts, int n_lay
 void scenarios_sweep(uint32_t n, int passes, const wb_layout *layouts, int n_layouts,
                      wb_sweep *out);                                     /* scenarios.c */
 void index_bench(int passes);                        /* index.c: relation indexes */
+void snapshots_bench(size_t n, int passes);          /* snapshots.c: copy, publish */
+void files_bench(size_t n, int passes);              /* files.c: save, load */
+/* snapshots.c: the bytes a world's live rows and entity index hold (what a copy moves); 1 when
+ * a and b hold the same entity index and rows (with_tag: the whole ids, else less the tag). */
+size_t world_live_bytes(const dod_world *w);
+int world_same_rows(const dod_world *a, const dod_world *b, int with_tag);
 
 #endif

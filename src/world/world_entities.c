@@ -190,13 +190,13 @@ static dod_status spawn_many(dod_world *w, uint32_t archetype, uint32_t n, dod_e
             w->head.slots[index] = dod__world_slot_make(gen, archetype, loc + i);
         }
         /* then new slots (generation 1, indexes in order): two arithmetic sequences, a loop
-         * the compiler vectorises */
+         * the compiler vectorises (over 64-bit indexes: a 32-bit size_t would wrap j << 24) */
         uint32_t fresh = run - i, base = w->head.n_slots;
         uint64_t id = dod__world_handle(w, base, 1).bits;
         uint64_t slot = dod__world_slot_make(1, archetype, loc + i);
         uint64_t *slots = w->head.slots + base;
         dod_entity *fresh_ids = ids + i;
-        for (size_t j = 0; j < fresh; ++j) {
+        for (uint64_t j = 0; j < fresh; ++j) {
             fresh_ids[j].bits = id + j;
             slots[j] = slot + (j << DOD__WORLD_LOC_SHIFT);
         }

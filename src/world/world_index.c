@@ -50,7 +50,7 @@ static dod_status check_build(const dod_csr *index, const dod_world *w,
     DOD__REFUSE_IF(!dod__exec_usable(d->exec), DOD_E_INVALID);
     DOD__REFUSE_IF(d->n_rows == UINT32_MAX, DOD_E_OVERFLOW);
     DOD__REFUSE_IF(d->key_offset % 4 != 0, DOD_E_INVALID);
-    DOD__REFUSE_IF((size_t)d->key_offset + 4 > component_size(w, d->component), DOD_E_INVALID);
+    DOD__REFUSE_IF((uint64_t)d->key_offset + 4 > component_size(w, d->component), DOD_E_INVALID);
     for (uint32_t i = 0; i < w->n_archetypes; ++i)
         DOD__REFUSE_IF(matched(d->query, i) && w->arch[i].place->fields[d->component].offset == 0,
                        DOD_E_INVALID);
@@ -305,7 +305,7 @@ static dod_status check_gather(const dod_csr *index, const dod_world *w,
         size_t bytes;
         DOD__REFUSE_IF(col->component >= w->head.n_components, DOD_E_RANGE);
         DOD__REFUSE_IF(col->size == 0, DOD_E_INVALID);
-        DOD__REFUSE_IF((size_t)col->offset + col->size > component_size(w, col->component),
+        DOD__REFUSE_IF((uint64_t)col->offset + col->size > component_size(w, col->component),
                        DOD_E_INVALID);
         DOD__REFUSE_IF(index->n_items > 0 && !col->dst, DOD_E_INVALID);
         DOD__REFUSE_IF(!dod__mul(index->n_items, col->size, &bytes), DOD_E_OVERFLOW);

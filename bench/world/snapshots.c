@@ -1,0 +1,200 @@
+/* The world's snapshots (dod/world_io.h) at n entities of the seed's three types (the world of
+ * seed_update.c: A and B fixed, C chunked), each alternately with its baseline, min and median
+ * of the passes:
+ *   copy     dod_world_copy into a world that already holds the blocks (a frame's world in
+ *            steady state), against one memcpy of the same live bytes (the entity index, every
+ *            row's id and components) between two held buffers
+ *   publish  dod_frames_begin, dod_world_copy into the frame's world, dod_frames_publish, against
+ *            the seed's snapshot: the OOP world (its IEntity objects) deep-copied under a
+ *            std::mutex (oop_snapshot), the previous snapshot freed outside the timing, as
+ *            bench/frames frees the index's
+ * Targets at 1M: copy <= 1.3x memcpy, publish <= 0.05x the deep copy. A copy or snapshot that
+ * differs from its source fails the program. */
+#include <string.h>
+#include <dod/world.h>
+#include "oop.h"
+#include "world_bench.h"
+#include "world_layout.h"
+
+size_t world_live_bytes(const dod_world *w)
+{
+    size_t bytes = (size_t)w->head.n_slots * sizeof(uint64_t);
+    for (uint32_t i = 0; i < w->n_archetypes; ++i) {
+        const dod__world_arch *a = &w->arch[i];
+        bytes += (size_t)a->n_rows * (sizeof(dod_entity) + w->row_bytes[i]);
+    }
+    return bytes;
+}
+
+int world_same_rows(const dod_world *a, const dod_world *b, int with_tag)
+{
+    const uint64_t mask = with_tag ? UINT64_MAX : ((uint64_t)1 << 48) - 1;
+    if (a->head.n_slots != b->head.n_slots || a->free_head != b->free_head ||
+        a->n_free != b->n_free ||
+        memcmp(a->head.slots, b->head.slots, a->head.n_slots * sizeof(uint64_t)) != 0)
+        return 0;
+    for (uint32_t i = 0; i < a->n_archetypes; ++i) {
+        const dod__world_arch *x = &a->arch[i], *y = &b->arch[i];
+        if (x->n_rows != y->n_rows)
+            return 0;
+        for (uint32_t blk = 0; blk < dod__world_used_blocks(x); ++blk) {
+            uint32_t n = dod__world_block_rows(x, blk);
+            const dod_entity *ix = dod__world_ids(x->place->blocks[blk]);
+            const dod_entity *iy = dod__world_ids(y->place->blocks[blk]);
+            for (uint32_t r = 0; r < n; ++r)
+                if ((ix[r].bits & mask) != (iy[r].bits & mask))
+                    return 0;
+            for (uint32_t k = 0; k < x->n_cols; ++k)
+                if (memcmp(dod__world_column(x, blk, k), dod__world_column(y, blk, k),
+                           n * x->cols[k].size) != 0)
+                    return 0;
+        }
+    }
+    return 1;
+}
+
+enum { V_COPY, V_MEMCPY, N_COPY_VARIANTS };
+enum { V_PUBLISH, V_DEEP_COPY, N_PUBLISH_VARIANTS };
+static const char *const copy_names[N_COPY_VARIANTS] = { "world_copy", "memcpy" };
+static const char *const publish_names[N_PUBLISH_VARIANTS] = { "copy_publish", "oop_mutex" };
+
+typedef struct snap_run {
+    const dod_world *live;
+    dod_world *copy;
+    unsigned char *from, *to; /* the memcpy's held buffers */
+    size_t bytes;
+    dod_frames *frames;
+    oop_world *oop;       /* the live OOP world */
+    oop_lock *lock;
+    oop_world *snapshot; /* the latest deep copy */
+    int failed;
+} snap_run;
+
+static void run_copy(void *ctx, int v)
+{
+    snap_run *r = (snap_run *)ctx;
+    if (v == V_COPY)
+        r->failed |= dod_world_copy(r->copy, r->live) != DOD_OK;
+    else
+        memcpy(r->to, r->from, r->bytes);
+}
+
+static void publish_prepare(void *ctx, int v)
+{
+    snap_run *r = (snap_run *)ctx;
+    if (v == V_DEEP_COPY) { /* the previous snapshot goes outside the timing */
+        oop_destroy(r->snapshot);
+        r->snapshot = NULL;
+    }
+}
+
+static void run_publish(void *ctx, int v)
+{
+    snap_run *r = (snap_run *)ctx;
+    if (v == V_DEEP_COPY) {
+        r->snapshot = oop_snapshot(r->oop, r->lock);
+        r->failed |= r->snapshot == NULL;
+        return;
+    }
+    dod_frame f = { 0 };
+    dod_status st = dod_frames_begin(r->frames, &f);
+    if (st == DOD_OK)
+        st = dod_world_copy(dod_frame_world(&f), r->live);
+    if (st == DOD_OK)
+        st = dod_frames_publish(r->frames, &f);
+    r->failed |= st != DOD_OK;
+}
+
+/* The latest frame's world is the live one, handle for handle. */
+static int latest_is_live(const snap_run *r)
+{
+    dod_frame f = { 0 };
+    if (dod_frames_acquire(r->frames, &f) != DOD_OK)
+        return 0;
+    int same = world_same_rows(dod_frame_world_read(&f), r->live, 1);
+    return dod_frames_release(r->frames, &f) == DOD_OK && same;
+}
+
+static int snapshot_matches(const oop_world *snap, const seed_population *s)
+{
+    int same = snap != NULL;
+    for (int t = 0; t < SEED_TYPES && same; ++t) {
+        float *xy = (float *)wb_alloc(s->count[t] * 2 * sizeof(float));
+        oop_positions(snap, t, xy);
+        same = memcmp(xy, s->pos[t], s->count[t] * sizeof(position)) == 0;
+        wb_free(xy, s->count[t] * 2 * sizeof(float));
+    }
+    return same;
+}
+
+void snapshots_bench(size_t n, int passes)
+{
+    seed_population s;
+    seed_population_init(&s, n);
+    const float *pos[SEED_TYPES], *mov[SEED_TYPES];
+    for (int t = 0; t < SEED_TYPES; ++t) {
+        pos[t] = (const float *)s.pos[t];
+        mov[t] = (const float *)s.mov[t];
+    }
+    const wb_layout defaults = { 0, 0 };
+    dod_archetype_desc arch[SEED_TYPES];
+    dod_world_desc d = seed_world_desc(&s, 0, defaults, arch);
+    snap_run r;
+    memset(&r, 0, sizeof r);
+    dod_world *live = seed_world(&s, 0, defaults);
+    r.live = live;
+    wb_check(dod_world_create(&r.copy, &d), "snapshot world");
+    wb_check(dod_world_copy(r.copy, live), "first copy"); /* the blocks, held from now on */
+    r.bytes = world_live_bytes(live);
+    r.from = (unsigned char *)wb_alloc(r.bytes);
+    r.to = (unsigned char *)wb_alloc(r.bytes);
+    memset(r.from, 1, r.bytes);
+    memset(r.to, 2, r.bytes);
+    wb_check(dod_world_frames_create(&r.frames, 3, &d), "world frames");
+    for (int k = 0; k < 3; ++k) /* every slot's world holds its blocks */
+        run_publish(&r, V_PUBLISH);
+    r.oop = oop_create(s.order, n, pos, mov, 0);
+    r.lock = oop_lock_create();
+    if (!r.oop || !r.lock)
+        wb_check(DOD_E_NOMEM, "oop world");
+    printf("snapshots: the seed's mix at n %zu, %.1f live bytes per entity (%.1f MB)\n", n,
+           (double)r.bytes / (double)n, (double)r.bytes / 1e6);
+
+    double t[N_COPY_VARIANTS][WB_MAX_PASSES];
+    wb_alternate(N_COPY_VARIANTS, passes, NULL, run_copy, &r, t);
+    double mn[N_COPY_VARIANTS], md[N_COPY_VARIANTS];
+    for (int v = 0; v < N_COPY_VARIANTS; ++v) {
+        mn[v] = wb_emit("copy", copy_names[v], n, (double)n, t[v], passes);
+        md[v] = bench_median(t[v], passes);
+    }
+    wb_require(!r.failed && world_same_rows(r.copy, live, 1), "world copy differs from source");
+    printf("  copy / memcpy: min %.3f, median %.3f\n", mn[V_COPY] / mn[V_MEMCPY],
+           md[V_COPY] / md[V_MEMCPY]);
+    if (n >= WB_1M)
+        bench_target("x", mn[V_COPY] / mn[V_MEMCPY], BENCH_AT_MOST, 1.3,
+                     "copy world / memcpy (min), n %zu", n);
+
+    double u[N_PUBLISH_VARIANTS][WB_MAX_PASSES];
+    wb_alternate(N_PUBLISH_VARIANTS, passes, publish_prepare, run_publish, &r, u);
+    for (int v = 0; v < N_PUBLISH_VARIANTS; ++v) {
+        mn[v] = wb_emit("publish", publish_names[v], n, (double)n, u[v], passes);
+        md[v] = bench_median(u[v], passes);
+    }
+    wb_require(!r.failed && latest_is_live(&r), "published world differs from source");
+    wb_require(snapshot_matches(r.snapshot, &s), "oop snapshot differs from source");
+    printf("  copy + publish / deep copy under a mutex: min %.4f, median %.4f\n",
+           mn[V_PUBLISH] / mn[V_DEEP_COPY], md[V_PUBLISH] / md[V_DEEP_COPY]);
+    if (n >= WB_1M)
+        bench_target("x", mn[V_PUBLISH] / mn[V_DEEP_COPY], BENCH_AT_MOST, 0.05,
+                     "publish world / oop deep copy (min), n %zu", n);
+
+    oop_destroy(r.snapshot);
+    oop_lock_destroy(r.lock);
+    oop_destroy(r.oop);
+    dod_world_frames_destroy(r.frames);
+    wb_free(r.from, r.bytes);
+    wb_free(r.to, r.bytes);
+    dod_world_destroy(r.copy);
+    dod_world_destroy(live);
+    seed_population_free(&s);
+}
