@@ -36,6 +36,8 @@ typedef struct load_pass {
 static dod_status load_take(load_pass *p, unsigned char *dst, size_t n, const unsigned char **at)
 {
     if (p->src.f) {
+        /* A stream is read once, into a room (load_into_room): it always has a dst. */
+        DOD__REFUSE_IF(!dst, DOD_E_INVALID);
         dod_status st = dod__file_read_exact(p->src.f, dst, n);
         if (st != DOD_OK)
             return st;
