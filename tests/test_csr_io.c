@@ -8,46 +8,10 @@
 #include <dod/csr_io.h>
 #include <stdlib.h>
 #include <string.h>
-#ifdef _WIN32
-#  include <fcntl.h>
-#  include <io.h>
-#else
-#  include <unistd.h>
-#endif
 #include "check.h"
+#include "stream_check.h"
 #include "csr_snap.h"
 #include "csr_image.h"
-
-/* ---- helpers ---- */
-
-/* A tmpfile holding len bytes, positioned at its start. */
-static FILE *file_with(const void *p, size_t len)
-{
-    FILE *f = tmpfile();
-    if (len)
-        CHECK_EQ(fwrite(p, 1, len, f), len);
-    rewind(f);
-    return f;
-}
-
-/* A stream that cannot seek: a pipe already holding len (< 64 KiB) bytes, write end closed. */
-static FILE *pipe_with(const void *p, size_t len)
-{
-    int fds[2];
-#ifdef _WIN32
-    if (_pipe(fds, 65536, _O_BINARY) != 0)
-        return NULL;
-    CHECK_EQ((size_t)_write(fds[1], p, (unsigned)len), len);
-    _close(fds[1]);
-    return _fdopen(fds[0], "rb");
-#else
-    if (pipe(fds) != 0)
-        return NULL;
-    CHECK_EQ((size_t)write(fds[1], p, len), len);
-    close(fds[1]);
-    return fdopen(fds[0], "rb");
-#endif
-}
 
 /* ---- round trips ---- */
 

@@ -70,6 +70,26 @@ static inline uint64_t cmds_snap(const dod_cmds *cb)
     return h;
 }
 
+/* 1 when block blk of archetypes x and y (of two worlds of one declaration) holds as many
+ * rows, the same ids (their bits under mask) and the same component bytes. */
+static inline int world_same_block(const dod__world_arch *x, const dod__world_arch *y,
+                                   uint32_t blk, uint64_t mask)
+{
+    uint32_t n = dod__world_block_rows(x, blk);
+    if (n != dod__world_block_rows(y, blk))
+        return 0;
+    const dod_entity *ix = dod__world_ids(x->place->blocks[blk]);
+    const dod_entity *iy = dod__world_ids(y->place->blocks[blk]);
+    for (uint32_t r = 0; r < n; ++r)
+        if ((ix[r].bits & mask) != (iy[r].bits & mask))
+            return 0;
+    for (uint32_t k = 0; k < x->n_cols; ++k)
+        if (memcmp(dod__world_column(x, blk, k), dod__world_column(y, blk, k),
+                   n * x->cols[k].size) != 0)
+            return 0;
+    return 1;
+}
+
 /* 1 when two worlds of one declaration hold the same state: the entity index (every slot, the
  * free list), and in every archetype the same rows, open blocks and blocks held, each block
  * holding the same ids (less the world tag, which differs between two worlds) and the same
@@ -88,18 +108,9 @@ static inline int world_same(const dod_world *a, const dod_world *b)
         if (x->n_rows != y->n_rows || x->n_open != y->n_open || x->tail != y->tail ||
             x->n_blocks != y->n_blocks || x->rows_held != y->rows_held)
             return 0;
-        for (uint32_t blk = 0; blk < dod__world_used_blocks(x); ++blk) {
-            uint32_t n = dod__world_block_rows(x, blk);
-            const dod_entity *ix = dod__world_ids(x->place->blocks[blk]);
-            const dod_entity *iy = dod__world_ids(y->place->blocks[blk]);
-            for (uint32_t r = 0; r < n; ++r)
-                if ((ix[r].bits & less_tag) != (iy[r].bits & less_tag))
-                    return 0;
-            for (uint32_t k = 0; k < x->n_cols; ++k)
-                if (memcmp(dod__world_column(x, blk, k), dod__world_column(y, blk, k),
-                           n * x->cols[k].size) != 0)
-                    return 0;
-        }
+        for (uint32_t blk = 0; blk < dod__world_used_blocks(x); ++blk)
+            if (!world_same_block(x, y, blk, less_tag))
+                return 0;
     }
     return 1;
 }

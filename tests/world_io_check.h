@@ -193,20 +193,9 @@ static inline int io_same(const dod_world *a, const dod_world *b, int with_tag, 
         if (x->n_rows != y->n_rows || dod__world_used_blocks(x) != dod__world_used_blocks(y) ||
             (exact_open && (x->n_open != y->n_open || x->tail != y->tail)))
             return 0;
-        for (uint32_t blk = 0; blk < dod__world_used_blocks(x); ++blk) {
-            uint32_t n = dod__world_block_rows(x, blk);
-            if (n != dod__world_block_rows(y, blk))
+        for (uint32_t blk = 0; blk < dod__world_used_blocks(x); ++blk)
+            if (!world_same_block(x, y, blk, mask))
                 return 0;
-            const dod_entity *ix = dod__world_ids(x->place->blocks[blk]);
-            const dod_entity *iy = dod__world_ids(y->place->blocks[blk]);
-            for (uint32_t r = 0; r < n; ++r)
-                if ((ix[r].bits & mask) != (iy[r].bits & mask))
-                    return 0;
-            for (uint32_t k = 0; k < x->n_cols; ++k)
-                if (memcmp(dod__world_column(x, blk, k), dod__world_column(y, blk, k),
-                           n * x->cols[k].size) != 0)
-                    return 0;
-        }
     }
     return 1;
 }
