@@ -8053,8 +8053,9 @@ size_t dod__world_file_archetype_record(const dod_world *w, uint32_t i, unsigned
     dod__put_le32(out + 32, a->place->shift);
     dod__put_le32(out + 36, a->max_blocks);
     dod__put_le64(out + 40, a->bytes0);
-    for (uint32_t k = 0; k < a->n_cols; ++k)
-        dod__put_le32(out + DOD__WORLD_FILE_ARCHETYPE_BYTES + 4 * k, (uint32_t)a->cols[k].comp);
+    unsigned char *comps = out + DOD__WORLD_FILE_ARCHETYPE_BYTES;
+    for (size_t k = 0; k < a->n_cols; ++k)
+        dod__put_le32(comps + 4 * k, (uint32_t)a->cols[k].comp);
     return n;
 }
 
@@ -8561,6 +8562,8 @@ typedef struct load_pass {
 static dod_status load_take(load_pass *p, unsigned char *dst, size_t n, const unsigned char **at)
 {
     if (p->src.f) {
+        /* A stream is read once, into a room (load_into_room): it always has a dst. */
+        DOD__REFUSE_IF(!dst, DOD_E_INVALID);
         dod_status st = dod__file_read_exact(p->src.f, dst, n);
         if (st != DOD_OK)
             return st;
