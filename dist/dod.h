@@ -192,6 +192,8 @@ extern "C" {
 
 typedef struct dod_arena_block dod_arena_block; /* private */
 
+/* A frame arena: a plain struct the caller owns (stack, global, embedded), prepared by
+ * dod_arena_init and emptied by dod_arena_free; every field is private. */
 typedef struct dod_arena {
     /* all fields private */
     dod_allocator parent;
@@ -264,6 +266,9 @@ DOD_API dod_allocator dod_arena_allocator(dod_arena *arena);
 extern "C" {
 #endif
 
+/* An executor: the caller fills it to plug its own job system in, or gets one from
+ * dod_threadpool_executor. Passed by pointer to dod's parallel calls (NULL: the calling
+ * thread), which refuse one whose run is NULL or whose n_threads is 0 (DOD_E_INVALID). */
 typedef struct dod_executor {
     /* runs task(arg, 0) .. task(arg, n_tasks - 1), possibly in parallel, and returns when all are done */
     void (*run)(void *ctx, uint32_t n_tasks, void (*task)(void *arg, uint32_t index), void *arg);
@@ -271,6 +276,7 @@ typedef struct dod_executor {
     uint32_t n_threads; /* how many tasks it runs at once */
 } dod_executor;
 
+/* dod's own thread pool, opaque: dod_threadpool_create, dod_threadpool_destroy. */
 typedef struct dod_threadpool dod_threadpool;
 
 /* Start a pool of n_threads workers (the calling thread counts as one of them while it waits
@@ -317,6 +323,9 @@ DOD_API void dod_threadpool_destroy(dod_threadpool *pool);
 extern "C" {
 #endif
 
+/* The jagged index: a plain struct the caller owns (dod_csr_init, dod_csr_free). Read
+ * n_rows, n_items, offsets and items directly (row r is items[offsets[r] .. offsets[r + 1]))
+ * or through dod_csr_row_len / _row_begin / _row_end; only the library's calls change them. */
 typedef struct dod_csr {
     uint32_t n_rows;   /* read-only for users */
     uint32_t n_items;  /* read-only */
@@ -464,6 +473,8 @@ typedef enum dod_csr_build_strategy {
 /* flags */
 #define DOD_CSR_BUILD_SORT_ROWS 1u /* sort each row's values ascending (adjacency sets, CSR canonical form) */
 
+/* What dod_csr_build_desc builds and how: zero-initialise it and set the fields you need
+ * (n_rows, n_items, keys at least). */
 typedef struct dod_csr_desc { /* zero = default for every field */
     uint32_t n_rows, n_items;
     const void *keys;   size_t key_stride;   /* the row of each item, as in dod_csr_build (0 = 4) */
@@ -632,12 +643,15 @@ DOD_API dod_status dod_csr_load_mem(dod_csr *csr, const void *buf, size_t size);
 extern "C" {
 #endif
 
+/* How much of the buffer dod_csr_view_open checks (the levels above). */
 typedef enum dod_csr_view_validate {
     DOD_CSR_VIEW_VALIDATE_NONE = 0,
     DOD_CSR_VIEW_VALIDATE_HEADER = 1,
     DOD_CSR_VIEW_VALIDATE_FULL = 2
 } dod_csr_view_validate;
 
+/* A read-only view of a saved index, pointing into the caller's buffer: filled by
+ * dod_csr_view_open, owns nothing, needs no closing. Its fields read as dod_csr's. */
 typedef struct dod_csr_view {
     uint32_t n_rows;
     uint32_t n_items;
@@ -712,6 +726,7 @@ extern "C" {
 #define ARROW_FLAG_NULLABLE 2
 #define ARROW_FLAG_MAP_KEYS_SORTED 4
 
+/* The type of an exported array (for an index: "+l" with one child "I"). */
 struct ArrowSchema {
     /* Array type description */
     const char *format;
@@ -727,6 +742,7 @@ struct ArrowSchema {
     void *private_data;
 };
 
+/* The data of an exported array (for an index: its offsets, and a child for its items). */
 struct ArrowArray {
     /* Array data description */
     int64_t length;
@@ -778,6 +794,8 @@ DOD_API dod_status dod_csr_export_arrow(const dod_csr *csr, struct ArrowSchema *
 extern "C" {
 #endif
 
+/* A read-only mapping of a whole file: a caller-owned struct, dod_file_map_open /
+ * dod_file_map_close. data and size are the caller's to read. */
 typedef struct dod_file_map {
     const void *data; /* the file's bytes; NULL for an empty file or a closed map */
     size_t size;      /* bytes mapped */
@@ -849,6 +867,8 @@ typedef struct dod_table_column_desc {
                        stream then excludes cold columns */
 } dod_table_column_desc;
 
+/* A stable reference to a table's row (the bits above): it resolves to the row through
+ * dod_table_find until the row is removed. Compare handles by their bits. */
 typedef struct dod_table_handle {
     uint64_t bits; /* bits == 0 is the null handle */
 } dod_table_handle;
@@ -858,6 +878,9 @@ typedef struct dod_table_slot { /* private */
     uint32_t index; /* live: the row; free: the next free slot (UINT32_MAX ends the list) */
 } dod_table_slot;
 
+/* The table: a plain struct the caller owns (dod_table_init, dod_table_free), its metadata
+ * inline (no allocation until the first push or reserve). n_rows, row_cap and n_cols may be
+ * read; only the library's calls change them. */
 typedef struct dod_table {
     uint32_t n_rows;  /* rows; read-only for users */
     uint32_t row_cap; /* rows every group holds before the next growth; read-only */
@@ -1318,6 +1341,9 @@ extern "C" {
 /* The most slots a dod_frames object can have. */
 #define DOD_FRAME_MAX_SLOTS 16u
 
+/* A frames object: the slots and their counts, opaque (dod_frames_create or
+ * dod_frames_create_csr, dod_frames_destroy; a frames object of worlds:
+ * dod_world_frames_create, dod_world_frames_destroy in dod/world_io.h). */
 typedef struct dod_frames dod_frames; /* opaque; holds the atomics */
 
 /* A frame held by the writer (between begin and publish/cancel) or by a reader (between
@@ -1443,6 +1469,9 @@ static inline dod_csr *dod_frame_csr(const dod_frame *frame, uint32_t i)
 extern "C" {
 #endif
 
+/* A query's working memory and results: a plain struct the caller owns
+ * (dod_graph_scratch_init, dod_graph_scratch_free), one per searching thread. order and
+ * n_order hold the last query's result; the other fields are private. */
 typedef struct dod_graph_scratch {
     /* results, read-only for users */
     uint32_t *order;   /* flood: the reached nodes in BFS order; path: the path, source first */
@@ -1653,6 +1682,8 @@ extern "C" {
  * that is smaller). */
 #define DOD_WORLD_FIRST_BLOCK_BYTES 16384u
 
+/* An entity's handle (the bits above: slot, generation, tag); the null handle is 0. Compare
+ * handles by their bits. */
 typedef struct dod_entity {
     uint64_t bits; /* bits == 0 is the null entity */
 } dod_entity;
@@ -1667,6 +1698,9 @@ typedef struct dod_component_desc {
     size_t size, align;
 } dod_component_desc;
 
+/* An archetype: its components (by id, in column order) and how its rows are stored, a fixed
+ * capacity or chunked blocks. Zero-initialise it and set what you need: capacity 0 makes it
+ * chunked, and a zero block field takes its default. */
 typedef struct dod_archetype_desc {
     const char *name;            /* for people; not kept */
     const uint32_t *components;  /* component ids (indexes into dod_world_desc.components), no
@@ -1692,6 +1726,8 @@ typedef struct dod_archetype_desc {
  * touched: declare a capacity for an archetype whose first spawns must not fault. */
 #define DOD_WORLD_PREFAULT 1u
 
+/* What dod_world_create makes a world of: every component type and every archetype (ids are
+ * their indexes here), the allocator and the flags. Copied by create. */
 typedef struct dod_world_desc {
     const dod_component_desc *components;
     uint32_t n_components;
@@ -1701,6 +1737,7 @@ typedef struct dod_world_desc {
     uint32_t flags;             /* DOD_WORLD_PREFAULT, or 0 */
 } dod_world_desc;
 
+/* A world, opaque: dod_world_create, dod_world_destroy. */
 typedef struct dod_world dod_world; /* opaque */
 
 /* Create a world from desc (copied: desc and its arrays may be freed afterwards). Allocates
@@ -2300,6 +2337,7 @@ typedef struct dod_system_task {
                                order */
 } dod_system_task;
 
+/* A system's function: called once per task with the task's rows (dod_system_desc.fn). */
 typedef void (*dod_system_fn)(const dod_system_task *t);
 
 /* Flags of a system. */
@@ -2308,6 +2346,8 @@ typedef void (*dod_system_fn)(const dod_system_task *t);
                                     that also writes state outside the world, a framebuffer or a
                                     total; it still runs alongside the other systems of its phase */
 
+/* A system: its function, its query and its declared access (what the schedule forms phases
+ * from), and its flags. Zero-initialise it and set what you need. */
 typedef struct dod_system_desc {
     const char *name;                           /* for people and the error hook; not kept */
     dod_system_fn fn;
@@ -2321,6 +2361,8 @@ typedef struct dod_system_desc {
     uint32_t flags;                             /* DOD_SYSTEM_COMMANDS, DOD_SYSTEM_SEQUENTIAL */
 } dod_system_desc;
 
+/* What dod_schedule_create makes a schedule of: the systems in order, the rows per task and
+ * the allocator. */
 typedef struct dod_schedule_desc {
     const dod_system_desc *systems; uint32_t n_systems; /* in order; copied */
     uint32_t task_rows;          /* rows per task, a multiple of 16; 0 = DOD_SCHEDULE_TASK_ROWS */
@@ -2330,6 +2372,8 @@ typedef struct dod_schedule_desc {
 /* The default rows per task (measured: docs/world.md, "Systems and the schedule"). */
 #define DOD_SCHEDULE_TASK_ROWS 16384u
 
+/* A schedule: the systems, their phases and the reusable task, job and command lists, opaque
+ * (dod_schedule_create, dod_schedule_destroy). */
 typedef struct dod_schedule dod_schedule; /* opaque */
 
 /* Make a schedule of desc's systems for w (desc and its arrays are copied; names are not
@@ -2459,6 +2503,8 @@ DOD_API uint32_t dod_schedule_phase_of(const dod_schedule *s, uint32_t system);
 extern "C" {
 #endif
 
+/* What dod_world_index_build indexes and how: zero-initialise it, then set query, component,
+ * key_offset and n_rows (the others default as in dod_csr_desc). */
 typedef struct dod_world_index_desc { /* zero = default for every field but query */
     const dod_query *query;  /* the entities to index; every archetype it matches must have
                                 `component` */
