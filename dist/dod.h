@@ -192,6 +192,8 @@ extern "C" {
 
 typedef struct dod_arena_block dod_arena_block; /* private */
 
+/* A frame arena: a plain struct the caller owns (stack, global, embedded), prepared by
+ * dod_arena_init and emptied by dod_arena_free; every field is private. */
 typedef struct dod_arena {
     /* all fields private */
     dod_allocator parent;
@@ -264,6 +266,9 @@ DOD_API dod_allocator dod_arena_allocator(dod_arena *arena);
 extern "C" {
 #endif
 
+/* An executor: the caller fills it to plug its own job system in, or gets one from
+ * dod_threadpool_executor. Passed by pointer to dod's parallel calls (NULL: the calling
+ * thread), which refuse one whose run is NULL or whose n_threads is 0 (DOD_E_INVALID). */
 typedef struct dod_executor {
     /* runs task(arg, 0) .. task(arg, n_tasks - 1), possibly in parallel, and returns when all are done */
     void (*run)(void *ctx, uint32_t n_tasks, void (*task)(void *arg, uint32_t index), void *arg);
@@ -271,6 +276,7 @@ typedef struct dod_executor {
     uint32_t n_threads; /* how many tasks it runs at once */
 } dod_executor;
 
+/* dod's own thread pool, opaque: dod_threadpool_create, dod_threadpool_destroy. */
 typedef struct dod_threadpool dod_threadpool;
 
 /* Start a pool of n_threads workers (the calling thread counts as one of them while it waits
@@ -317,6 +323,9 @@ DOD_API void dod_threadpool_destroy(dod_threadpool *pool);
 extern "C" {
 #endif
 
+/* The jagged index: a plain struct the caller owns (dod_csr_init, dod_csr_free). Read
+ * n_rows, n_items, offsets and items directly (row r is items[offsets[r] .. offsets[r + 1]))
+ * or through dod_csr_row_len / _row_begin / _row_end; only the library's calls change them. */
 typedef struct dod_csr {
     uint32_t n_rows;   /* read-only for users */
     uint32_t n_items;  /* read-only */
@@ -464,6 +473,8 @@ typedef enum dod_csr_build_strategy {
 /* flags */
 #define DOD_CSR_BUILD_SORT_ROWS 1u /* sort each row's values ascending (adjacency sets, CSR canonical form) */
 
+/* What dod_csr_build_desc builds and how: zero-initialise it and set the fields you need
+ * (n_rows, n_items, keys at least). */
 typedef struct dod_csr_desc { /* zero = default for every field */
     uint32_t n_rows, n_items;
     const void *keys;   size_t key_stride;   /* the row of each item, as in dod_csr_build (0 = 4) */
@@ -632,12 +643,15 @@ DOD_API dod_status dod_csr_load_mem(dod_csr *csr, const void *buf, size_t size);
 extern "C" {
 #endif
 
+/* How much of the buffer dod_csr_view_open checks (the levels above). */
 typedef enum dod_csr_view_validate {
     DOD_CSR_VIEW_VALIDATE_NONE = 0,
     DOD_CSR_VIEW_VALIDATE_HEADER = 1,
     DOD_CSR_VIEW_VALIDATE_FULL = 2
 } dod_csr_view_validate;
 
+/* A read-only view of a saved index, pointing into the caller's buffer: filled by
+ * dod_csr_view_open, owns nothing, needs no closing. Its fields read as dod_csr's. */
 typedef struct dod_csr_view {
     uint32_t n_rows;
     uint32_t n_items;
@@ -712,6 +726,7 @@ extern "C" {
 #define ARROW_FLAG_NULLABLE 2
 #define ARROW_FLAG_MAP_KEYS_SORTED 4
 
+/* The type of an exported array (for an index: "+l" with one child "I"). */
 struct ArrowSchema {
     /* Array type description */
     const char *format;
@@ -727,6 +742,7 @@ struct ArrowSchema {
     void *private_data;
 };
 
+/* The data of an exported array (for an index: its offsets, and a child for its items). */
 struct ArrowArray {
     /* Array data description */
     int64_t length;
@@ -778,6 +794,8 @@ DOD_API dod_status dod_csr_export_arrow(const dod_csr *csr, struct ArrowSchema *
 extern "C" {
 #endif
 
+/* A read-only mapping of a whole file: a caller-owned struct, dod_file_map_open /
+ * dod_file_map_close. data and size are the caller's to read. */
 typedef struct dod_file_map {
     const void *data; /* the file's bytes; NULL for an empty file or a closed map */
     size_t size;      /* bytes mapped */
@@ -849,6 +867,8 @@ typedef struct dod_table_column_desc {
                        stream then excludes cold columns */
 } dod_table_column_desc;
 
+/* A stable reference to a table's row (the bits above): it resolves to the row through
+ * dod_table_find until the row is removed. Compare handles by their bits. */
 typedef struct dod_table_handle {
     uint64_t bits; /* bits == 0 is the null handle */
 } dod_table_handle;
@@ -858,6 +878,9 @@ typedef struct dod_table_slot { /* private */
     uint32_t index; /* live: the row; free: the next free slot (UINT32_MAX ends the list) */
 } dod_table_slot;
 
+/* The table: a plain struct the caller owns (dod_table_init, dod_table_free), its metadata
+ * inline (no allocation until the first push or reserve). n_rows, row_cap and n_cols may be
+ * read; only the library's calls change them. */
 typedef struct dod_table {
     uint32_t n_rows;  /* rows; read-only for users */
     uint32_t row_cap; /* rows every group holds before the next growth; read-only */
@@ -1027,6 +1050,9 @@ static inline void *dod__table_col(const dod_table *t, uint32_t col)
 #include <stddef.h>
 #include <string.h>
 
+/* The alignment of `type` as an integer constant expression of type size_t: _Alignof in C11,
+ * alignof in C++ (where _Alignof does not exist), so a header of both languages can fill a
+ * column or component desc with it. */
 #ifdef __cplusplus
 #  define DOD_ALIGNOF(type) alignof(type)
 #else
@@ -1043,10 +1069,42 @@ static inline void *dod__table_col(const dod_table *t, uint32_t col)
 #define DOD__TT_SET(type, name, group)                                                         \
     memcpy((type *)dod__table_col(t, k++) + row, &in->name, sizeof(type));
 
+/* For a table type P generated by DOD_TABLE_TYPED (the example: regiment):
+ *   DOD_COL(regiment, mood)          the column number of field `mood` (its position in the
+ *                                    field list, from 0: 1), a uint32_t integer constant
+ *                                    expression, for the untyped calls that take a column
+ *                                    (dod_table_column, dod_table_sort_f32(t, DOD_COL(...)))
+ *   DOD_NCOLS(regiment)              the number of fields (4), likewise a constant
+ *   DOD_AT(regiment, t, health, r)   a float * to row r's health: regiment_columns(t).health
+ *                                    + r. Unchecked: t must have been initialised by
+ *                                    regiment_init and r < t->n_rows; the pointer is valid
+ *                                    until the next push that grows, reserve, copy into t or
+ *                                    free (as dod_table_column's), and names another row's
+ *                                    field after a remove, permute or sort moves rows.
+ * A field that is not P's is a compile error. Thread safety: DOD_AT reads t (reading through
+ * the pointer is a read, writing it a write of that row). */
 #define DOD_COL(P, name) ((uint32_t)offsetof(P##_colidx, name))
 #define DOD_NCOLS(P) ((uint32_t)sizeof(P##_colidx))
 #define DOD_AT(P, t, name, row) (P##_columns(t).name + (row))
 
+/* Generate a typed table P from FIELDS, a list macro of one callback, X(type, name, group)
+ * per column in column order: `type` the element type (an array field through a typedef, as
+ * in the opening comment), `name` a plain identifier, `group` the column's group (columns of
+ * a group share one allocation: hot and cold data apart). For the example
+ * DOD_TABLE_TYPED(regiment, REGIMENT) it generates what the opening comment lists: the types
+ * regiment_row, regiment_cols, regiment_handle (and regiment_colidx, behind DOD_COL) and the
+ * static inline functions regiment_init, _columns, _get, _set, _push, _find and _remove, over
+ * an ordinary dod_table the caller owns (dod_table_free releases it; the untyped calls work
+ * on it too).
+ * Use it at file scope after including dod/table_typed.h, without a trailing semicolon, once
+ * per P in a translation unit (it defines types; the functions are static inline).
+ * Errors: P_init gives dod_table_init's (DOD_E_RANGE for more than DOD_TABLE_MAX_COLUMNS
+ * fields); P_push DOD_E_INVALID for a NULL handle pointer, else dod_table_push's, the row
+ * then set from *rec; P_find and P_remove as dod_table_find and dod_table_remove (a typed
+ * handle of another typed table does not compile). P_get, P_set and P_columns do not check:
+ * t initialised by P_init, row < t->n_rows.
+ * Thread safety: as the calls they wrap: P_columns, P_get and P_find read; P_set writes one
+ * row; P_init, P_push and P_remove need exclusive access. */
 #define DOD_TABLE_TYPED(P, FIELDS)                                                             \
     typedef struct P##_colidx { FIELDS(DOD__TT_IDX) } P##_colidx;                              \
     typedef struct P##_row { FIELDS(DOD__TT_ROW) } P##_row;                                    \
@@ -1283,6 +1341,9 @@ extern "C" {
 /* The most slots a dod_frames object can have. */
 #define DOD_FRAME_MAX_SLOTS 16u
 
+/* A frames object: the slots and their counts, opaque (dod_frames_create or
+ * dod_frames_create_csr, dod_frames_destroy; a frames object of worlds:
+ * dod_world_frames_create, dod_world_frames_destroy in dod/world_io.h). */
 typedef struct dod_frames dod_frames; /* opaque; holds the atomics */
 
 /* A frame held by the writer (between begin and publish/cancel) or by a reader (between
@@ -1408,6 +1469,9 @@ static inline dod_csr *dod_frame_csr(const dod_frame *frame, uint32_t i)
 extern "C" {
 #endif
 
+/* A query's working memory and results: a plain struct the caller owns
+ * (dod_graph_scratch_init, dod_graph_scratch_free), one per searching thread. order and
+ * n_order hold the last query's result; the other fields are private. */
 typedef struct dod_graph_scratch {
     /* results, read-only for users */
     uint32_t *order;   /* flood: the reached nodes in BFS order; path: the path, source first */
@@ -1618,6 +1682,8 @@ extern "C" {
  * that is smaller). */
 #define DOD_WORLD_FIRST_BLOCK_BYTES 16384u
 
+/* An entity's handle (the bits above: slot, generation, tag); the null handle is 0. Compare
+ * handles by their bits. */
 typedef struct dod_entity {
     uint64_t bits; /* bits == 0 is the null entity */
 } dod_entity;
@@ -1632,6 +1698,9 @@ typedef struct dod_component_desc {
     size_t size, align;
 } dod_component_desc;
 
+/* An archetype: its components (by id, in column order) and how its rows are stored, a fixed
+ * capacity or chunked blocks. Zero-initialise it and set what you need: capacity 0 makes it
+ * chunked, and a zero block field takes its default. */
 typedef struct dod_archetype_desc {
     const char *name;            /* for people; not kept */
     const uint32_t *components;  /* component ids (indexes into dod_world_desc.components), no
@@ -1657,6 +1726,8 @@ typedef struct dod_archetype_desc {
  * touched: declare a capacity for an archetype whose first spawns must not fault. */
 #define DOD_WORLD_PREFAULT 1u
 
+/* What dod_world_create makes a world of: every component type and every archetype (ids are
+ * their indexes here), the allocator and the flags. Copied by create. */
 typedef struct dod_world_desc {
     const dod_component_desc *components;
     uint32_t n_components;
@@ -1666,6 +1737,7 @@ typedef struct dod_world_desc {
     uint32_t flags;             /* DOD_WORLD_PREFAULT, or 0 */
 } dod_world_desc;
 
+/* A world, opaque: dod_world_create, dod_world_destroy. */
 typedef struct dod_world dod_world; /* opaque */
 
 /* Create a world from desc (copied: desc and its arrays may be freed afterwards). Allocates
@@ -2265,6 +2337,7 @@ typedef struct dod_system_task {
                                order */
 } dod_system_task;
 
+/* A system's function: called once per task with the task's rows (dod_system_desc.fn). */
 typedef void (*dod_system_fn)(const dod_system_task *t);
 
 /* Flags of a system. */
@@ -2273,6 +2346,8 @@ typedef void (*dod_system_fn)(const dod_system_task *t);
                                     that also writes state outside the world, a framebuffer or a
                                     total; it still runs alongside the other systems of its phase */
 
+/* A system: its function, its query and its declared access (what the schedule forms phases
+ * from), and its flags. Zero-initialise it and set what you need. */
 typedef struct dod_system_desc {
     const char *name;                           /* for people and the error hook; not kept */
     dod_system_fn fn;
@@ -2286,6 +2361,8 @@ typedef struct dod_system_desc {
     uint32_t flags;                             /* DOD_SYSTEM_COMMANDS, DOD_SYSTEM_SEQUENTIAL */
 } dod_system_desc;
 
+/* What dod_schedule_create makes a schedule of: the systems in order, the rows per task and
+ * the allocator. */
 typedef struct dod_schedule_desc {
     const dod_system_desc *systems; uint32_t n_systems; /* in order; copied */
     uint32_t task_rows;          /* rows per task, a multiple of 16; 0 = DOD_SCHEDULE_TASK_ROWS */
@@ -2295,6 +2372,8 @@ typedef struct dod_schedule_desc {
 /* The default rows per task (measured: docs/world.md, "Systems and the schedule"). */
 #define DOD_SCHEDULE_TASK_ROWS 16384u
 
+/* A schedule: the systems, their phases and the reusable task, job and command lists, opaque
+ * (dod_schedule_create, dod_schedule_destroy). */
 typedef struct dod_schedule dod_schedule; /* opaque */
 
 /* Make a schedule of desc's systems for w (desc and its arrays are copied; names are not
@@ -2424,6 +2503,8 @@ DOD_API uint32_t dod_schedule_phase_of(const dod_schedule *s, uint32_t system);
 extern "C" {
 #endif
 
+/* What dod_world_index_build indexes and how: zero-initialise it, then set query, component,
+ * key_offset and n_rows (the others default as in dod_csr_desc). */
 typedef struct dod_world_index_desc { /* zero = default for every field but query */
     const dod_query *query;  /* the entities to index; every archetype it matches must have
                                 `component` */
@@ -3089,6 +3170,34 @@ DOD_API dod_status dod_world_load_mem(dod_world *w, const void *buf, size_t size
         return dod_cmds_set(cb, e, DOD_CID(P, name), value, sizeof(DOD__W_T(name)));           \
     }
 
+/* Generate the typed layer of a world: for the prefix P, every type and static inline function
+ * the opening comment lists for its example DOD_WORLD(game, GAME_COMPONENTS, GAME_ARCHETYPES)
+ * (game_desc, game_create, game_config, per archetype game_unit_row, _cols, _spawn, _block,
+ * ..., per component game_get_position, game_add_position, ..., and the ids DOD_CID / DOD_AID).
+ *   P           an identifier, the prefix of every generated name
+ *   COMPONENTS  a list macro of one callback, C(type) per component, in id order: each a type
+ *               named by a plain identifier, declared at global scope, that is also the
+ *               member name in rows and columns
+ *   ARCHETYPES  a list macro of one callback, A(name, LIST, capacity) per archetype, in id
+ *               order: LIST a component list macro X(type) ... (empty: an archetype of ids
+ *               only), capacity > 0 fixed, 0 chunked with the default blocks (change them at
+ *               run time through P_config and P_create_config)
+ * Use it at file scope after including dod/world.h, without a trailing semicolon, once per
+ * prefix in a translation unit (it defines types; the functions are static inline, so a header
+ * holding it may be included by several files). A world needs a component and an archetype
+ * at least (an empty list makes a struct without members: ISO C refuses it, -Wpedantic warns).
+ * Mistakes are compile errors: a name repeated in a list, an archetype listing a component
+ * COMPONENTS does not, a component type not declared at global scope.
+ * The desc P_desc returns points at static const arrays (valid for the program's life): each
+ * component's size and alignment are its type's, its name the type's name, so renaming a type
+ * changes the world's declaration (command buffers, dod_world_copy and world files then refuse
+ * to cross the two); each archetype is named by its name.
+ * Errors: P_create and P_create_config give dod_world_create's; every other generated
+ * function validates and fails exactly as the call it wraps (NULL from a getter for a NULL
+ * world or a stale handle, DOD_E_FULL from a spawn past a fixed capacity, ...).
+ * Thread safety: each generated function as the call it wraps (getters, _block, _count:
+ * readers; spawns, moves, add, remove: exclusive access); P_desc and P_config_default only
+ * read static data. */
 #define DOD_WORLD(P, COMPONENTS, ARCHETYPES)                                                   \
     typedef struct P##_cidx { COMPONENTS(DOD__W_CHAR) } P##_cidx;                              \
     typedef struct P##_aidx { ARCHETYPES(DOD__W_ACHAR) } P##_aidx;                             \
@@ -3179,6 +3288,36 @@ DOD_API dod_status dod_world_load_mem(dod_world *w, const void *buf, size_t size
 #define DOD__WQ_CCOLUMN(name)                                                                  \
     c->name = (const DOD__W_T(name) *)dod_world_field(it, (uint32_t)offsetof(dod__w_cidx, name));
 
+/* Generate a typed query Q of world P (after DOD_WORLD(P, ...)) from LIST, a list macro of
+ * three callbacks, LIST(W, R, X): W(type) a component the query's rows have and the caller
+ * writes, R(type) one they have and the caller only reads, X(type) one they must not have, in
+ * any order, each component at most once. For the opening comment's example
+ *     #define MOVERS(W, R, X) W(position) R(velocity) X(frozen)
+ *     DOD_QUERY(game, movers, MOVERS)
+ * it generates (static inline functions, static const data):
+ *     game_movers_cols   { uint32_t n; uint32_t archetype; const dod_entity *entities;
+ *                          position *position; const velocity *velocity; }
+ *     dod_status game_movers_query(dod_query *q, const dod_world *w)
+ *                        dod_query_init with all = the W and R components, none = the X ones
+ *     dod_status game_movers_begin(dod_world_iter *it, const dod_world *w)
+ *                        the query and dod_world_iter_init in one call
+ *     int game_movers_next(dod_world_iter *it, game_movers_cols *c)
+ *                        dod_world_next, then the block's columns into *c: 1, or 0 when done
+ *     int game_movers_cols_of(const dod_world_iter *it, game_movers_cols *c)
+ *                        *c from an iterator standing on rows (a schedule's task); else 0
+ *     game_movers_writes[], game_movers_reads[], game_movers_excludes[]   the ids of each
+ *                        kind in list order, each ending with UINT32_MAX
+ *     game_movers_n_writes, game_movers_n_reads, game_movers_n_excludes   their counts (enum)
+ * Q must not be one of P's archetype names (both make P_<name>_cols). Use it at file scope,
+ * without a trailing semicolon, once per P and Q in a translation unit. A component not in P's
+ * list is a compile error, and so is one listed twice as W or R (the cols struct would have
+ * two members of its name); writing through a read column does not compile.
+ * Errors: P_Q_query gives dod_query_init's (DOD_E_INVALID for q or w NULL); P_Q_begin
+ * DOD_E_INVALID for it NULL, else the query's status, and after an error *it visits nothing.
+ * Thread safety: the query and the iteration are reads (any number of threads while no thread
+ * changes the world); a spawn, despawn or move invalidates the iterator; what the caller
+ * writes through the W columns is its own write to the world (a schedule orders systems'
+ * writes by their phases: dod/world_systems.h). */
 #define DOD_QUERY(P, Q, LIST)                                                                  \
     DOD__W_DATA const uint32_t P##_##Q##_writes[] = { DOD__WQ_IDS(P, LIST, 1) UINT32_MAX };    \
     DOD__W_DATA const uint32_t P##_##Q##_reads[] = { DOD__WQ_IDS(P, LIST, 2) UINT32_MAX };     \

@@ -17,6 +17,8 @@ extern "C" {
 
 typedef struct dod_arena_block dod_arena_block; /* private */
 
+/* A frame arena: a plain struct the caller owns (stack, global, embedded), prepared by
+ * dod_arena_init and emptied by dod_arena_free; every field is private. */
 typedef struct dod_arena {
     /* all fields private */
     dod_allocator parent;

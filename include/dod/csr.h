@@ -18,6 +18,9 @@
 extern "C" {
 #endif
 
+/* The jagged index: a plain struct the caller owns (dod_csr_init, dod_csr_free). Read
+ * n_rows, n_items, offsets and items directly (row r is items[offsets[r] .. offsets[r + 1]))
+ * or through dod_csr_row_len / _row_begin / _row_end; only the library's calls change them. */
 typedef struct dod_csr {
     uint32_t n_rows;   /* read-only for users */
     uint32_t n_items;  /* read-only */

@@ -33,6 +33,7 @@ extern "C" {
 #define ARROW_FLAG_NULLABLE 2
 #define ARROW_FLAG_MAP_KEYS_SORTED 4
 
+/* The type of an exported array (for an index: "+l" with one child "I"). */
 struct ArrowSchema {
     /* Array type description */
     const char *format;
@@ -48,6 +49,7 @@ struct ArrowSchema {
     void *private_data;
 };
 
+/* The data of an exported array (for an index: its offsets, and a child for its items). */
 struct ArrowArray {
     /* Array data description */
     int64_t length;

@@ -27,6 +27,8 @@ typedef enum dod_csr_build_strategy {
 /* flags */
 #define DOD_CSR_BUILD_SORT_ROWS 1u /* sort each row's values ascending (adjacency sets, CSR canonical form) */
 
+/* What dod_csr_build_desc builds and how: zero-initialise it and set the fields you need
+ * (n_rows, n_items, keys at least). */
 typedef struct dod_csr_desc { /* zero = default for every field */
     uint32_t n_rows, n_items;
     const void *keys;   size_t key_stride;   /* the row of each item, as in dod_csr_build (0 = 4) */

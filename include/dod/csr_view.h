@@ -28,12 +28,15 @@
 extern "C" {
 #endif
 
+/* How much of the buffer dod_csr_view_open checks (the levels above). */
 typedef enum dod_csr_view_validate {
     DOD_CSR_VIEW_VALIDATE_NONE = 0,
     DOD_CSR_VIEW_VALIDATE_HEADER = 1,
     DOD_CSR_VIEW_VALIDATE_FULL = 2
 } dod_csr_view_validate;
 
+/* A read-only view of a saved index, pointing into the caller's buffer: filled by
+ * dod_csr_view_open, owns nothing, needs no closing. Its fields read as dod_csr's. */
 typedef struct dod_csr_view {
     uint32_t n_rows;
     uint32_t n_items;

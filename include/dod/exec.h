@@ -12,6 +12,9 @@
 extern "C" {
 #endif
 
+/* An executor: the caller fills it to plug its own job system in, or gets one from
+ * dod_threadpool_executor. Passed by pointer to dod's parallel calls (NULL: the calling
+ * thread), which refuse one whose run is NULL or whose n_threads is 0 (DOD_E_INVALID). */
 typedef struct dod_executor {
     /* runs task(arg, 0) .. task(arg, n_tasks - 1), possibly in parallel, and returns when all are done */
     void (*run)(void *ctx, uint32_t n_tasks, void (*task)(void *arg, uint32_t index), void *arg);
@@ -19,6 +22,7 @@ typedef struct dod_executor {
     uint32_t n_threads; /* how many tasks it runs at once */
 } dod_executor;
 
+/* dod's own thread pool, opaque: dod_threadpool_create, dod_threadpool_destroy. */
 typedef struct dod_threadpool dod_threadpool;
 
 /* Start a pool of n_threads workers (the calling thread counts as one of them while it waits

@@ -16,6 +16,8 @@
 extern "C" {
 #endif
 
+/* A read-only mapping of a whole file: a caller-owned struct, dod_file_map_open /
+ * dod_file_map_close. data and size are the caller's to read. */
 typedef struct dod_file_map {
     const void *data; /* the file's bytes; NULL for an empty file or a closed map */
     size_t size;      /* bytes mapped */

@@ -48,6 +48,9 @@ extern "C" {
 /* The most slots a dod_frames object can have. */
 #define DOD_FRAME_MAX_SLOTS 16u
 
+/* A frames object: the slots and their counts, opaque (dod_frames_create or
+ * dod_frames_create_csr, dod_frames_destroy; a frames object of worlds:
+ * dod_world_frames_create, dod_world_frames_destroy in dod/world_io.h). */
 typedef struct dod_frames dod_frames; /* opaque; holds the atomics */
 
 /* A frame held by the writer (between begin and publish/cancel) or by a reader (between

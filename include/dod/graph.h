@@ -24,6 +24,9 @@
 extern "C" {
 #endif
 
+/* A query's working memory and results: a plain struct the caller owns
+ * (dod_graph_scratch_init, dod_graph_scratch_free), one per searching thread. order and
+ * n_order hold the last query's result; the other fields are private. */
 typedef struct dod_graph_scratch {
     /* results, read-only for users */
     uint32_t *order;   /* flood: the reached nodes in BFS order; path: the path, source first */

@@ -44,6 +44,8 @@ typedef struct dod_table_column_desc {
                        stream then excludes cold columns */
 } dod_table_column_desc;
 
+/* A stable reference to a table's row (the bits above): it resolves to the row through
+ * dod_table_find until the row is removed. Compare handles by their bits. */
 typedef struct dod_table_handle {
     uint64_t bits; /* bits == 0 is the null handle */
 } dod_table_handle;
@@ -53,6 +55,9 @@ typedef struct dod_table_slot { /* private */
     uint32_t index; /* live: the row; free: the next free slot (UINT32_MAX ends the list) */
 } dod_table_slot;
 
+/* The table: a plain struct the caller owns (dod_table_init, dod_table_free), its metadata
+ * inline (no allocation until the first push or reserve). n_rows, row_cap and n_cols may be
+ * read; only the library's calls change them. */
 typedef struct dod_table {
     uint32_t n_rows;  /* rows; read-only for users */
     uint32_t row_cap; /* rows every group holds before the next growth; read-only */

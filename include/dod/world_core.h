@@ -66,6 +66,8 @@ extern "C" {
  * that is smaller). */
 #define DOD_WORLD_FIRST_BLOCK_BYTES 16384u
 
+/* An entity's handle (the bits above: slot, generation, tag); the null handle is 0. Compare
+ * handles by their bits. */
 typedef struct dod_entity {
     uint64_t bits; /* bits == 0 is the null entity */
 } dod_entity;
@@ -80,6 +82,9 @@ typedef struct dod_component_desc {
     size_t size, align;
 } dod_component_desc;
 
+/* An archetype: its components (by id, in column order) and how its rows are stored, a fixed
+ * capacity or chunked blocks. Zero-initialise it and set what you need: capacity 0 makes it
+ * chunked, and a zero block field takes its default. */
 typedef struct dod_archetype_desc {
     const char *name;            /* for people; not kept */
     const uint32_t *components;  /* component ids (indexes into dod_world_desc.components), no
@@ -105,6 +110,8 @@ typedef struct dod_archetype_desc {
  * touched: declare a capacity for an archetype whose first spawns must not fault. */
 #define DOD_WORLD_PREFAULT 1u
 
+/* What dod_world_create makes a world of: every component type and every archetype (ids are
+ * their indexes here), the allocator and the flags. Copied by create. */
 typedef struct dod_world_desc {
     const dod_component_desc *components;
     uint32_t n_components;
@@ -114,6 +121,7 @@ typedef struct dod_world_desc {
     uint32_t flags;             /* DOD_WORLD_PREFAULT, or 0 */
 } dod_world_desc;
 
+/* A world, opaque: dod_world_create, dod_world_destroy. */
 typedef struct dod_world dod_world; /* opaque */
 
 /* Create a world from desc (copied: desc and its arrays may be freed afterwards). Allocates

@@ -29,6 +29,8 @@
 extern "C" {
 #endif
 
+/* What dod_world_index_build indexes and how: zero-initialise it, then set query, component,
+ * key_offset and n_rows (the others default as in dod_csr_desc). */
 typedef struct dod_world_index_desc { /* zero = default for every field but query */
     const dod_query *query;  /* the entities to index; every archetype it matches must have
                                 `component` */

@@ -74,6 +74,7 @@ typedef struct dod_system_task {
                                order */
 } dod_system_task;
 
+/* A system's function: called once per task with the task's rows (dod_system_desc.fn). */
 typedef void (*dod_system_fn)(const dod_system_task *t);
 
 /* Flags of a system. */
@@ -82,6 +83,8 @@ typedef void (*dod_system_fn)(const dod_system_task *t);
                                     that also writes state outside the world, a framebuffer or a
                                     total; it still runs alongside the other systems of its phase */
 
+/* A system: its function, its query and its declared access (what the schedule forms phases
+ * from), and its flags. Zero-initialise it and set what you need. */
 typedef struct dod_system_desc {
     const char *name;                           /* for people and the error hook; not kept */
     dod_system_fn fn;
@@ -95,6 +98,8 @@ typedef struct dod_system_desc {
     uint32_t flags;                             /* DOD_SYSTEM_COMMANDS, DOD_SYSTEM_SEQUENTIAL */
 } dod_system_desc;
 
+/* What dod_schedule_create makes a schedule of: the systems in order, the rows per task and
+ * the allocator. */
 typedef struct dod_schedule_desc {
     const dod_system_desc *systems; uint32_t n_systems; /* in order; copied */
     uint32_t task_rows;          /* rows per task, a multiple of 16; 0 = DOD_SCHEDULE_TASK_ROWS */
@@ -104,6 +109,8 @@ typedef struct dod_schedule_desc {
 /* The default rows per task (measured: docs/world.md, "Systems and the schedule"). */
 #define DOD_SCHEDULE_TASK_ROWS 16384u
 
+/* A schedule: the systems, their phases and the reusable task, job and command lists, opaque
+ * (dod_schedule_create, dod_schedule_destroy). */
 typedef struct dod_schedule dod_schedule; /* opaque */
 
 /* Make a schedule of desc's systems for w (desc and its arrays are copied; names are not

@@ -422,6 +422,34 @@
         return dod_cmds_set(cb, e, DOD_CID(P, name), value, sizeof(DOD__W_T(name)));           \
     }
 
+/* Generate the typed layer of a world: for the prefix P, every type and static inline function
+ * the opening comment lists for its example DOD_WORLD(game, GAME_COMPONENTS, GAME_ARCHETYPES)
+ * (game_desc, game_create, game_config, per archetype game_unit_row, _cols, _spawn, _block,
+ * ..., per component game_get_position, game_add_position, ..., and the ids DOD_CID / DOD_AID).
+ *   P           an identifier, the prefix of every generated name
+ *   COMPONENTS  a list macro of one callback, C(type) per component, in id order: each a type
+ *               named by a plain identifier, declared at global scope, that is also the
+ *               member name in rows and columns
+ *   ARCHETYPES  a list macro of one callback, A(name, LIST, capacity) per archetype, in id
+ *               order: LIST a component list macro X(type) ... (empty: an archetype of ids
+ *               only), capacity > 0 fixed, 0 chunked with the default blocks (change them at
+ *               run time through P_config and P_create_config)
+ * Use it at file scope after including dod/world.h, without a trailing semicolon, once per
+ * prefix in a translation unit (it defines types; the functions are static inline, so a header
+ * holding it may be included by several files). A world needs a component and an archetype
+ * at least (an empty list makes a struct without members: ISO C refuses it, -Wpedantic warns).
+ * Mistakes are compile errors: a name repeated in a list, an archetype listing a component
+ * COMPONENTS does not, a component type not declared at global scope.
+ * The desc P_desc returns points at static const arrays (valid for the program's life): each
+ * component's size and alignment are its type's, its name the type's name, so renaming a type
+ * changes the world's declaration (command buffers, dod_world_copy and world files then refuse
+ * to cross the two); each archetype is named by its name.
+ * Errors: P_create and P_create_config give dod_world_create's; every other generated
+ * function validates and fails exactly as the call it wraps (NULL from a getter for a NULL
+ * world or a stale handle, DOD_E_FULL from a spawn past a fixed capacity, ...).
+ * Thread safety: each generated function as the call it wraps (getters, _block, _count:
+ * readers; spawns, moves, add, remove: exclusive access); P_desc and P_config_default only
+ * read static data. */
 #define DOD_WORLD(P, COMPONENTS, ARCHETYPES)                                                   \
     typedef struct P##_cidx { COMPONENTS(DOD__W_CHAR) } P##_cidx;                              \
     typedef struct P##_aidx { ARCHETYPES(DOD__W_ACHAR) } P##_aidx;                             \
@@ -512,6 +540,36 @@
 #define DOD__WQ_CCOLUMN(name)                                                                  \
     c->name = (const DOD__W_T(name) *)dod_world_field(it, (uint32_t)offsetof(dod__w_cidx, name));
 
+/* Generate a typed query Q of world P (after DOD_WORLD(P, ...)) from LIST, a list macro of
+ * three callbacks, LIST(W, R, X): W(type) a component the query's rows have and the caller
+ * writes, R(type) one they have and the caller only reads, X(type) one they must not have, in
+ * any order, each component at most once. For the opening comment's example
+ *     #define MOVERS(W, R, X) W(position) R(velocity) X(frozen)
+ *     DOD_QUERY(game, movers, MOVERS)
+ * it generates (static inline functions, static const data):
+ *     game_movers_cols   { uint32_t n; uint32_t archetype; const dod_entity *entities;
+ *                          position *position; const velocity *velocity; }
+ *     dod_status game_movers_query(dod_query *q, const dod_world *w)
+ *                        dod_query_init with all = the W and R components, none = the X ones
+ *     dod_status game_movers_begin(dod_world_iter *it, const dod_world *w)
+ *                        the query and dod_world_iter_init in one call
+ *     int game_movers_next(dod_world_iter *it, game_movers_cols *c)
+ *                        dod_world_next, then the block's columns into *c: 1, or 0 when done
+ *     int game_movers_cols_of(const dod_world_iter *it, game_movers_cols *c)
+ *                        *c from an iterator standing on rows (a schedule's task); else 0
+ *     game_movers_writes[], game_movers_reads[], game_movers_excludes[]   the ids of each
+ *                        kind in list order, each ending with UINT32_MAX
+ *     game_movers_n_writes, game_movers_n_reads, game_movers_n_excludes   their counts (enum)
+ * Q must not be one of P's archetype names (both make P_<name>_cols). Use it at file scope,
+ * without a trailing semicolon, once per P and Q in a translation unit. A component not in P's
+ * list is a compile error, and so is one listed twice as W or R (the cols struct would have
+ * two members of its name); writing through a read column does not compile.
+ * Errors: P_Q_query gives dod_query_init's (DOD_E_INVALID for q or w NULL); P_Q_begin
+ * DOD_E_INVALID for it NULL, else the query's status, and after an error *it visits nothing.
+ * Thread safety: the query and the iteration are reads (any number of threads while no thread
+ * changes the world); a spawn, despawn or move invalidates the iterator; what the caller
+ * writes through the W columns is its own write to the world (a schedule orders systems'
+ * writes by their phases: dod/world_systems.h). */
 #define DOD_QUERY(P, Q, LIST)                                                                  \
     DOD__W_DATA const uint32_t P##_##Q##_writes[] = { DOD__WQ_IDS(P, LIST, 1) UINT32_MAX };    \
     DOD__W_DATA const uint32_t P##_##Q##_reads[] = { DOD__WQ_IDS(P, LIST, 2) UINT32_MAX };     \
