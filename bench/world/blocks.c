@@ -1,11 +1,12 @@
-/* bench_world_blocks: the block-size sweep behind docs/world.md ("Block size"). For each block
- * layout of the chunked archetypes, at 64K and 1M entities: iterate over {P,V} and the seed's
- * update against the raw loop (ratios of minima, the layout and raw alternately in one
- * process; warm, as the suite runs them, and cold, the caches flushed before each run),
+/* bench_world_blocks: the block-size sweep behind docs/world-measurements.md ("Block size").
+ * For each block layout of the chunked archetypes, at 64K and 1M entities: iterate over {P,V}
+ * and the seed's update against the raw loop (ratios of minima, the layout and raw alternately
+ * in one process; warm, as the suite runs them, and cold, the caches flushed before each run),
  * spawn, move_pair and get1 (ns per entity, min, the layouts alternately), bytes per {P,V}
- * entity and the block bytes a 20-entity {P,V} archetype holds. Prints the table docs/world.md quotes, appends
- * JSON lines to bench/results/world_blocks.jsonl and draws bench/results/world-blocks.png with
- * gnuplot (skipped when gnuplot is missing). DOD_BENCH_QUICK=1: 64K only. */
+ * entity and the block bytes a 20-entity {P,V} archetype holds. Prints the table
+ * docs/world-measurements.md quotes, appends JSON lines to bench/results/world_blocks.jsonl
+ * and draws bench/results/world-blocks.png with gnuplot (skipped when gnuplot is missing).
+ * DOD_BENCH_QUICK=1: 64K only. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
 #include <string.h>

@@ -1,8 +1,8 @@
-# The chart of bench_world_blocks (docs/world.md, "Block size"): what a chunked archetype's
-# block size does to its loops, its ops and its memory. bench_world_blocks pipes $data (one
-# block per series and n: its quoted title, then rows "series block_KiB n iterate/raw
-# iterate/raw_cold update/raw update/raw_cold spawn_ns move_pair_ns get1_ns bytes/entity
-# bytes_20"), nblocks and outfile, then `load`s this file.
+# The chart of bench_world_blocks (docs/world-measurements.md, "Block size"): what a chunked
+# archetype's block size does to its loops, its ops and its memory. bench_world_blocks pipes
+# $data (one block per series and n: its quoted title, then rows "series block_KiB n
+# iterate/raw iterate/raw_cold update/raw update/raw_cold spawn_ns move_pair_ns get1_ns
+# bytes/entity bytes_20"), nblocks and outfile, then `load`s this file.
 set terminal pngcairo size 1280,900 noenhanced
 set output outfile
 set multiplot layout 2,2 title "chunked archetypes against block size (min of the passes)"

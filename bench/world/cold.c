@@ -188,7 +188,8 @@ void cold_bench(size_t n_, int passes)
            "%.2f\n", warm[S_ROWS] / warm[S_SPAWN_N], mn[M_COLD * N_SPAWN + S_SPAWN] / warm[S_SPAWN],
            mn[M_PREFAULT * N_SPAWN + S_SPAWN] / warm[S_SPAWN]);
     /* At 1M the rows stream to memory; in cache, spawn_n's memset (the C library's widest
-     * stores) runs ahead of a portable store loop (docs/world.md, "Measurements"). */
+     * stores) runs ahead of a portable store loop (docs/world-measurements.md, "Spawns into a
+     * fresh world"). */
     if (n >= WB_1M)
         bench_target("x", warm[S_FILL] / warm[S_SPAWN_N], BENCH_AT_MOST, 1.1,
                      "spawn_fill / spawn_n (warm), n %u", n);

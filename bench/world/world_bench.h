@@ -63,7 +63,7 @@ void *wb_alloc(size_t bytes);                 /* 64-byte aligned; exits when out
 void wb_free(void *p, size_t bytes);
 void wb_check(dod_status st, const char *what); /* exits when a world call fails */
 
-/* ---- the block-size sweep (blocks.c runs it; docs/world.md, "Block size") ---- */
+/* ---- the block-size sweep (blocks.c runs it; docs/world-measurements.md, "Block size") ---- */
 /* The blocks of a chunked archetype: its desc's block_bytes and first_block_bytes (0: the
  * defaults). */
 typedef struct wb_layout {
