@@ -2369,7 +2369,7 @@ typedef struct dod_schedule_desc {
     const dod_allocator *alloc;  /* NULL = the default heap */
 } dod_schedule_desc;
 
-/* The default rows per task (measured: docs/world.md, "Systems and the schedule"). */
+/* The default rows per task (measured: docs/world-measurements.md, "Task size"). */
 #define DOD_SCHEDULE_TASK_ROWS 16384u
 
 /* A schedule: the systems, their phases and the reusable task, job and command lists, opaque
@@ -2587,8 +2587,8 @@ DOD_API dod_status dod_world_gather(const dod_csr *index, const dod_world *w,
 
 /* ---- include/dod/world_io.h ---- */
 /* dod/world_io.h: a world copied (snapshots, and frames of worlds for reader threads) and
- * saved to and loaded from checked files (docs/world.md, "Snapshots" and "World files"; the
- * file format: docs/format.md, "The world file").
+ * saved to and loaded from checked files (docs/world.md, "Snapshots and frames" and "World
+ * files"; the file format: docs/format.md, "The world file").
  *
  * A snapshot is the same world seen later: dod_world_copy gives the copy the source's entity
  * index, rows, block layout and tag, so every handle of the source resolves in the copy to

@@ -1,6 +1,6 @@
 /* dod/world_io.h: a world copied (snapshots, and frames of worlds for reader threads) and
- * saved to and loaded from checked files (docs/world.md, "Snapshots" and "World files"; the
- * file format: docs/format.md, "The world file").
+ * saved to and loaded from checked files (docs/world.md, "Snapshots and frames" and "World
+ * files"; the file format: docs/format.md, "The world file").
  *
  * A snapshot is the same world seen later: dod_world_copy gives the copy the source's entity
  * index, rows, block layout and tag, so every handle of the source resolves in the copy to

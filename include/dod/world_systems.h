@@ -106,7 +106,7 @@ typedef struct dod_schedule_desc {
     const dod_allocator *alloc;  /* NULL = the default heap */
 } dod_schedule_desc;
 
-/* The default rows per task (measured: docs/world.md, "Systems and the schedule"). */
+/* The default rows per task (measured: docs/world-measurements.md, "Task size"). */
 #define DOD_SCHEDULE_TASK_ROWS 16384u
 
 /* A schedule: the systems, their phases and the reusable task, job and command lists, opaque

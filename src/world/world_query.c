@@ -55,7 +55,7 @@ void dod_world_iter_init(dod_world_iter *it, const dod_world *w, const dod_query
  * fetched now. The hardware prefetchers follow a column within a block but lose it at the
  * block's end, where the next block's columns start elsewhere; measured on the seed's loop
  * over 16 KiB blocks at 1M entities, two lines a column cut the time by about a sixth, more
- * lines did not help further (docs/world.md, "Block size"). */
+ * lines did not help further (docs/world-measurements.md, "Block size"). */
 static void prefetch_next(const dod__world_arch *a, uint32_t b)
 {
     if (b + 1 >= dod__world_used_blocks(a))
