@@ -6043,7 +6043,8 @@ dod_status dod_table_sort_by(dod_table *t, uint32_t col, dod_table_cmp cmp, void
 /* ---- src/world/world.c ---- */
 /* The world: its desc checked and laid out, create, destroy and the small getters. */
 /* ---- src/world/world_layout.h ---- */
-/* The world's private layout, shared by src/world/*.c; not installed (docs/world.md draws it).
+/* The world's private layout, shared by the sources in src/world; not installed (docs/world.md
+ * draws it).
  *
  * Entity index: one uint64_t slot per handle index,
  *   bits  0..15  generation (odd: alive; even: free or retired)

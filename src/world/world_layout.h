@@ -1,4 +1,5 @@
-/* The world's private layout, shared by src/world/*.c; not installed (docs/world.md draws it).
+/* The world's private layout, shared by the sources in src/world; not installed (docs/world.md
+ * draws it).
  *
  * Entity index: one uint64_t slot per handle index,
  *   bits  0..15  generation (odd: alive; even: free or retired)
