@@ -305,14 +305,18 @@ static void test_swap_path(void)
     *(unsigned char *)dod_world_get(w, e, IO_BYTE) = 0xAB;
     const unsigned char v[8] = { 1, 2, 3, 4, 5, 6, 7, 8 };
     memcpy(dod_world_get(w, e, IO_VEL), v, 8);
+    /* plain: host order, what a little-endian host writes (a big-endian one is forced to);
+     * swapped: every word swapped (a little-endian host is forced to, a big-endian one is). */
+    const int big_endian_host = dod__file_swapping();
+    dod__file_force_swap = big_endian_host;
     image plain = save_image(w);
-    dod__file_force_swap = !dod__file_swapping();
+    dod__file_force_swap = !big_endian_host;
     image swapped = save_image(w);
     dod_world *back = io_world(NULL);
     CHECK_OK(dod_world_load_mem(back, swapped.bytes, swapped.len));
+    dod__file_force_swap = 0;
     CHECK(io_same(w, back, 0, 0));
     CHECK(io_handles_resolve(w, back));
-    dod__file_force_swap = 0;
     CHECK_EQ(plain.len, swapped.len);
     places at = places_of(w, &plain);
     /* header and directory: fields, never swapped */
