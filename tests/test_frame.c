@@ -336,7 +336,9 @@ static void reader_main(void *p)
     memset(held, 0, sizeof held);
     uint64_t last_seq = 0;
     long failures = 0, acquires = 0;
-    while (!atomic_load_explicit(&s->done, memory_order_relaxed)) {
+    /* A reader that has not acquired yet goes on after the writer is done: under Wine a
+     * thread can start after all the frames are published, and the last one still is. */
+    while (!atomic_load_explicit(&s->done, memory_order_relaxed) || acquires == 0) {
         uint32_t h = test_rng_below(&rng, 2);
         if (held[h].role != 0) {
             failures += !intact(&held[h]);
@@ -404,7 +406,7 @@ static void test_stress(void)
     CHECK_EQ(published, FRAMES);
     CHECK_EQ(dod_frames_latest_seq(s.frames), (uint64_t)FRAMES);
     CHECK_EQ(atomic_load(&s.failures), 0);
-    CHECK(atomic_load(&s.acquires) > 0);
+    CHECK(atomic_load(&s.acquires) >= READERS);
     printf("  stress: %ld frames, %ld acquires, writer saw DOD_E_BUSY %ld times\n", published,
            atomic_load(&s.acquires), busy);
     dod_frames_destroy(s.frames);

@@ -75,7 +75,9 @@ static void reader_main(void *arg)
     shared *s = (shared *)arg;
     long failures = 0, read = 0;
     uint64_t last_seq = 0;
-    while (!atomic_load(&s->done)) {
+    /* A reader that has read nothing goes on after the writer is done (under Wine a thread
+     * can start after the last publish): every reader reads at least the last frame. */
+    while (!atomic_load(&s->done) || read == 0) {
         dod_frame f = { 0 };
         if (dod_frames_acquire(s->frames, &f) != DOD_OK) {
             test_thread_yield(); /* nothing published yet */
@@ -191,7 +193,7 @@ static void test_readers_see_whole_worlds(void)
     CHECK_EQ(published, frames);
     CHECK_EQ(busy, 0); /* READERS + 2 slots: the writer always finds one */
     CHECK_EQ(atomic_load(&s.failures), 0);
-    CHECK(atomic_load(&s.frames_read) > 0);
+    CHECK(atomic_load(&s.frames_read) >= READERS);
     /* the last frame is the live world, handle for handle */
     dod_frame last = { 0 };
     CHECK_OK(dod_frames_acquire(s.frames, &last));
