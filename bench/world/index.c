@@ -1,7 +1,7 @@
 /* Relation indexes from the world (dod/world_index.h) against the same work over plain arrays,
  * at the seed's sizes: 1M locations, 6M regiments {location, army, health, mood, speed}, as
- * world entities (one archetype, fixed at 6M or chunked in the default 16 KiB blocks) and as a
- * plain array of the same 20-byte records in the same order. Keys: the seed's uniform and long
+ * world entities (one archetype, fixed at 6M or chunked in the default blocks, growing from
+ * 16 KiB to 4 MiB) and as a plain array of the same 20-byte records in the same order. Keys: the seed's uniform and long
  * tail (bench/common/regiments.c). Every variant of a case runs once per pass, in a rotating
  * order (wb_alternate), min and median over the passes; ratios are world / plain of the mins.
  *
