@@ -2,15 +2,16 @@
 #include <stdio.h>
 #include <string.h>
 
-/* Typical seconds on the development VM (2 shared cores): one full and one quick run on
- * 2026-12-04 at load 7 - 9 (full: 1553 s), scaled to the 9.5 min a quiet full run takes. A
- * suite not listed here gets its estimate after its first run. */
+/* Typical seconds on the development VM (2 shared cores): the quiet full `make bench` of
+ * 2026-12-05 (load 1.1, 12.4 min) and the quick run in CI the same morning (load 1.5 - 1.9).
+ * A suite not listed here gets its estimate after its first run. */
 static const struct {
     const char *program;
     double quick, full;
 } typical[] = {
-    { "bench_csr", 7, 110 },    { "bench_csr_build", 35, 400 }, { "bench_csr_io", 1, 6 },
-    { "bench_frames", 1, 12 },  { "bench_soa", 2, 40 },         { "bench_world", 1, 4 },
+    { "bench_csr", 4, 155 },     { "bench_csr_build", 21, 330 }, { "bench_csr_io", 1, 5 },
+    { "bench_frames", 1, 18 },   { "bench_soa", 1, 27 },         { "bench_world", 36, 131 },
+    { "bench_world_blocks", 4, 31 },
 };
 
 static int find(const durations *d, const char *mode, const char *program)
