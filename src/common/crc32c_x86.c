@@ -87,11 +87,11 @@ static const uint32_t fold_k[][2] = {
     [K2048] = { 0xE9A5D8BEu, 0x1426A815u },
 };
 
-/* The two 64-bit words of distance d's constants, as one 128-bit lane. */
+/* Distance d's constants as one 128-bit lane: the one for the lane's first 8 bytes first. */
 __attribute__((target("sse4.2"))) static __m128i fold_lane(int d)
 {
-    return _mm_set_epi64x((long long)((uint64_t)fold_k[d][1] << 32),
-                          (long long)((uint64_t)fold_k[d][0] << 32));
+    const uint64_t first = (uint64_t)fold_k[d][0] << 32, second = (uint64_t)fold_k[d][1] << 32;
+    return _mm_set_epi64x((long long)second, (long long)first);
 }
 
 __attribute__((target("avx512f"))) static __m512i fold_lanes(int d0, int d1, int d2, int d3)
