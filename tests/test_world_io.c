@@ -615,6 +615,60 @@ static void test_allocation_failures(void)
     dod_world_destroy(src);
 }
 
+/* A world whose ids outgrow the stack's 16 KiB stage many times over, so a stream's save takes
+ * its stage from the world's allocator: on either byte order the stream's bytes are memory's,
+ * also when that allocation fails (the stack's stage then), and the stage is given back. */
+static void test_save_stage(void)
+{
+    test_alloc ta;
+    test_alloc_init(&ta);
+    dod_allocator al = test_alloc_get(&ta);
+    dod_world *w = io_world(&al);
+    enum { N_ALL = 50000, N_PV = 30000 };
+    dod_entity *e = (dod_entity *)malloc(N_ALL * sizeof *e);
+    CHECK(e != NULL);
+    if (!e)
+        return;
+    CHECK_OK(dod_world_spawn_n(w, 5, N_ALL, e)); /* "all": default blocks */
+    CHECK_OK(dod_world_spawn_n(w, 0, N_PV, NULL)); /* "pv": 512-byte blocks */
+    for (uint32_t i = 0; i < N_ALL; i += 7)
+        *(uint64_t *)dod_world_get(w, e[i], IO_WIDE) = 0x0102030405060708u * i;
+    for (uint32_t i = 0; i < N_ALL; i += 3)
+        CHECK_OK(dod_world_despawn(w, e[i]));
+    const int big_endian_host = dod__file_swapping();
+    for (int swapped = 0; swapped < 2; ++swapped) {
+        dod__file_force_swap = swapped ^ big_endian_host;
+        image im = save_image(w);
+        for (int fail = 0; fail < 2; ++fail) {
+            long calls = ta.calls, live = ta.live;
+            test_alloc_fail_after(&ta, fail ? 0 : -1);
+            FILE *f = tmpfile();
+            CHECK(f != NULL);
+            if (!f)
+                break;
+            CHECK_OK(dod_world_save(w, f));
+            test_alloc_fail_after(&ta, -1);
+            CHECK_EQ(ta.calls, calls + 1);
+            CHECK_EQ(ta.live, live);
+            unsigned char *bytes = (unsigned char *)malloc(im.len);
+            rewind(f);
+            CHECK(bytes && fread(bytes, 1, im.len, f) == im.len && fgetc(f) == EOF);
+            CHECK(bytes && memcmp(bytes, im.bytes, im.len) == 0);
+            free(bytes);
+            fclose(f);
+        }
+        dod_world *back = io_world(NULL);
+        CHECK_OK(dod_world_load_mem(back, im.bytes, im.len));
+        CHECK(io_same(w, back, 0, 0));
+        dod_world_destroy(back);
+        free(im.bytes);
+    }
+    dod__file_force_swap = 0;
+    free(e);
+    dod_world_destroy(w);
+    test_alloc_finish(&ta);
+}
+
 /* ---- refusals of the arguments ---- */
 
 static void test_argument_errors(void)
@@ -763,6 +817,7 @@ int main(void)
     test_over_capacity();
     test_other_declarations();
     test_allocation_failures();
+    test_save_stage();
     test_argument_errors();
     test_files_across_hosts();
     return check_summary("test_world_io");

@@ -24,8 +24,9 @@
  * little-endian host (x86-64, ARM64) a component's column is written and read as it is.
  *
  * Thread safety: dod_world_copy reads src (other readers may run alongside) and needs dst
- * exclusively; saving reads the world (a reader thread may save a frame's world); loading
- * needs the world exclusively. */
+ * exclusively; saving reads the world (a reader thread may save a frame's world; a large save
+ * to a stream borrows a stage from the world's allocator, which must then be safe to call from
+ * that thread: the default heap is); loading needs the world exclusively. */
 #ifndef DOD_WORLD_IO_H
 #define DOD_WORLD_IO_H
 
@@ -71,7 +72,9 @@ DOD_API dod_status dod_world_copy(dod_world *dst, const dod_world *src);
  * The slots' worlds start empty (a fixed archetype's block is allocated by create, in every
  * slot) and grow to the live world's size as copies fill them; from then on a copy allocates
  * nothing. Readers only read their world (the world's reads never write to it); the protocol
- * (dod/frame.h) makes the copy happen before any read of the frame it publishes.
+ * (dod/frame.h) makes the copy happen before any read of the frame it publishes. A reader that
+ * saves its frame's world to a stream calls desc->alloc (dod_world_save), alongside the
+ * writer's copies: give such frames a thread-safe allocator (NULL, the default heap, is).
  * Destroy with dod_world_frames_destroy (dod_frames_destroy would leak the worlds).
  * Errors (*frames untouched, nothing leaked): DOD_E_INVALID (frames or desc NULL),
  * DOD_E_RANGE (n_slots < 2 or > DOD_FRAME_MAX_SLOTS), every error of dod_world_create,
@@ -102,15 +105,18 @@ DOD_API size_t dod_world_saved_size(const dod_world *w);
 
 /* Write w to f at its current position: exactly dod_world_saved_size(w) bytes. Component
  * columns go to f straight from the blocks on a little-endian host; the ids (saved without
- * the world's tag) and a big-endian host's conversions go through a 16 KiB stack buffer.
- * Allocates nothing.
+ * the world's tag) and a big-endian host's conversions go through a stage: 256 KiB from w's
+ * allocator, given back before the call returns, when they are more than 16 KiB; else, or
+ * when that allocation fails, 16 KiB on the stack (the same bytes, more write calls: that
+ * failure is not an error). Saving from several threads at once needs a thread-safe allocator.
  * Errors: DOD_E_INVALID (w or f NULL), DOD_E_OVERFLOW (the file would not fit size_t: only on
  * 32-bit hosts; nothing written), DOD_E_IO (a write came up short; how much reached f is then
  * unknown). Errors the stream reports later, at fflush or fclose, are the caller's to check. */
 DOD_API dod_status dod_world_save(const dod_world *w, FILE *f);
 
-/* The same bytes into buf. Errors, buf untouched: DOD_E_INVALID (w or buf NULL), DOD_E_RANGE
- * (size < dod_world_saved_size(w)), DOD_E_OVERFLOW (as dod_world_save). */
+/* The same bytes into buf, converted in place (no stage; allocates nothing). Errors, buf
+ * untouched: DOD_E_INVALID (w or buf NULL), DOD_E_RANGE (size < dod_world_saved_size(w)),
+ * DOD_E_OVERFLOW (as dod_world_save). */
 DOD_API dod_status dod_world_save_mem(const dod_world *w, void *buf, size_t size);
 
 /* Replace w's contents with exactly one saved world read from f's current position; on

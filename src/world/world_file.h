@@ -23,7 +23,9 @@
 #define DOD__WORLD_FILE_ARCHETYPE_BYTES 48
 #define DOD__WORLD_FILE_RECORD_MAX                                                            \
     (DOD__WORLD_FILE_ARCHETYPE_BYTES + 4 * DOD_WORLD_MAX_ARCHETYPE_COMPONENTS)
-/* The ids, and a big-endian host's conversions, go through a stack buffer this large. */
+/* A stream's save converts the ids, and a big-endian host's words, through a stage: this
+ * large from the world's allocator, or on the stack when that fails or is not worth it. */
+#define DOD__WORLD_FILE_BIG_STAGE_BYTES 262144
 #define DOD__WORLD_FILE_STAGE_BYTES 16384
 
 /* Where everything lies (bytes from the file's start; u64 on every host). */
