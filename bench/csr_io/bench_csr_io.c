@@ -10,12 +10,14 @@
  *   fwrite  the seed's promise: raw fwrite/fread of the two arrays (plus the two counts) into
  *           held buffers, no checks at all.
  * Appends to bench/results/csr.jsonl; targets (ratios of minima): dod save and load <= 1.2x the
- * raw fwrite/fread and load_full <= 2x the raw fread (a miss is reported, exit status 0). */
+ * raw fwrite/fread and load_full <= 2x the raw fread (a miss is reported, exit status 0). Then
+ * the CRC-32C paths' speeds (crc_speed.c). */
 #include <dod/csr_io.h>
 #include <dod/csr_view.h>
 #include <stdlib.h>
 #include <string.h>
 #include "bench.h"
+#include "crc_speed.h"
 #include "regiments.h"
 
 typedef struct row { uint32_t *ptr; uint32_t len; } row;
@@ -269,5 +271,7 @@ int main(void)
     int ok = run_size(out, 65536, runs);
     if (ok && !quick)
         ok = run_size(out, 1000000, runs);
+    if (ok)
+        crc_speed_bench(out, quick);
     return bench_end(ok ? 0 : 1);
 }
