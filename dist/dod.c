@@ -1046,6 +1046,13 @@ __attribute__((target("sse4.2"))) static __m128i fold_lane(int d)
     return _mm_set_epi64x((long long)second, (long long)first);
 }
 
+/* Distance d's constants in every lane of a 512-bit vector. */
+__attribute__((target("avx512f"))) static __m512i fold_every_lane(int d)
+{
+    return _mm512_broadcast_i32x4(fold_lane(d));
+}
+
+/* Each lane its own distance's constants. */
 __attribute__((target("avx512f"))) static __m512i fold_lanes(int d0, int d1, int d2, int d3)
 {
     return _mm512_inserti32x4(
@@ -1082,7 +1089,7 @@ dod__crc32c_fold(uint32_t crc, const void *data, size_t n)
     x0 = _mm512_xor_si512(x0, _mm512_castsi128_si512(_mm_cvtsi32_si128((int)~crc)));
     p += 256;
     n -= 256;
-    const __m512i k2048 = fold_lanes(K2048, K2048, K2048, K2048);
+    const __m512i k2048 = fold_every_lane(K2048);
     for (; n >= 256; n -= 256, p += 256) {
         x0 = _mm512_xor_si512(fold512(x0, k2048), load512(p));
         x1 = _mm512_xor_si512(fold512(x1, k2048), load512(p + 64));
@@ -1091,11 +1098,10 @@ dod__crc32c_fold(uint32_t crc, const void *data, size_t n)
     }
     /* Into one accumulator (x0 moves 1536 bits on, x1 1024, x2 512, onto x3), then 64 bytes
      * at a time. */
-    __m512i x = _mm512_xor_si512(
-        _mm512_xor_si512(fold512(x0, fold_lanes(K1536, K1536, K1536, K1536)),
-                         fold512(x1, fold_lanes(K1024, K1024, K1024, K1024))),
-        _mm512_xor_si512(fold512(x2, fold_lanes(K512, K512, K512, K512)), x3));
-    const __m512i k512 = fold_lanes(K512, K512, K512, K512);
+    const __m512i k512 = fold_every_lane(K512);
+    __m512i x = _mm512_xor_si512(_mm512_xor_si512(fold512(x0, fold_every_lane(K1536)),
+                                                  fold512(x1, fold_every_lane(K1024))),
+                                 _mm512_xor_si512(fold512(x2, k512), x3));
     for (; n >= 64; n -= 64, p += 64)
         x = _mm512_xor_si512(fold512(x, k512), load512(p));
     /* Its four lanes into the last (lane i moves (3 - i) * 128 bits on; y's lane 3 is not
