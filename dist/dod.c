@@ -3179,6 +3179,8 @@ dod_status dod__csr_build_parallel(const dod__csr_job *job, uint32_t *max_value)
 #define FINISH_TASKS_PER_THREAD 4u /* partitions are uneven (long tails): smaller tasks balance */
 #define AHEAD_SPAN 64u             /* over many runs: items partitioned between fetches ahead */
 #define AHEAD_SPANS 4u             /* how many spans ahead their keys and values are fetched */
+#define AHEAD_RUN_ITEMS 65536u     /* runs this long on average stream on their own: no fetching
+                                      ahead (a fixed archetype's one block, 4 MiB blocks) */
 
 typedef struct layout {
     uint32_t shift, item_bits, n_parts, n_tasks, n_finish_tasks;
@@ -3502,7 +3504,9 @@ static void partition_task(void *arg, uint32_t t)
     dod__exec_share(c->job->n_items, c->l.n_tasks, t, &lo, &hi);
     c->bad[t] = 0;
     uint32_t run = dod__csr_run_of(c->job, lo), ahead = run;
-    const int many_runs = c->job->n_runs > 1; /* the world's blocks: fetch ahead (csr_job.h) */
+    /* Many short runs (the world's small blocks): fetch ahead (csr_job.h). */
+    const int many_runs = c->job->n_runs > 1 &&
+                          c->job->n_items / c->job->n_runs < AHEAD_RUN_ITEMS;
     for (uint32_t at = lo; at < hi; ++w) {
         uint32_t end = window_end(at, hi, c->l.item_bits);
         while (at < end) {
@@ -3714,6 +3718,7 @@ dod_status dod__csr_build_partitioned(const dod__csr_job *job, uint32_t *max_val
 #undef FINISH_TASKS_PER_THREAD
 #undef AHEAD_SPAN
 #undef AHEAD_SPANS
+#undef AHEAD_RUN_ITEMS
 /* ---- end of src/csr/csr_partition.c ---- */
 
 /* ---- src/csr/csr_rowsort.c ---- */
@@ -6424,6 +6429,23 @@ static inline int dod__world_same_declaration(const dod_world *a, const dod_worl
 
 /* Iteration (world_query.c). */
 
+/* 1 when archetype i is one of q's. */
+static inline int dod__query_matches(const dod_query *q, uint32_t i)
+{
+    return (int)(q->archetypes[i / 64] >> (i % 64) & 1u);
+}
+
+/* The size of `component` in w's archetypes (they all agree), 0 when none has it. */
+static inline size_t dod__world_component_size(const dod_world *w, uint32_t component)
+{
+    for (uint32_t i = 0; i < w->n_archetypes; ++i) {
+        const dod__world_field *f = &w->arch[i].place->fields[component];
+        if (f->offset)
+            return f->size;
+    }
+    return 0;
+}
+
 /* Put *it on rows first_row .. first_row + n - 1 of block `block` of `archetype` (all in
  * range, n > 0), as one step of dod_world_next would put it on a whole block: n, archetype,
  * entities and dod_world_field then cover those rows only. dod_world_next on it ends the
@@ -8333,18 +8355,331 @@ void dod_world_frames_destroy(dod_frames *frames)
 }
 /* ---- end of src/world/world_frames.c ---- */
 
-/* ---- src/world/world_index.c ---- */
-/* Relation indexes from the world's components (docs/world.md, "Relation indexes"): the build
- * hands the index build one run a block of the matched archetypes (the keys in the component's
- * column, the values, the entity slots, in the id column), so it reads the world's blocks
- * directly; the gather resolves each item through its slot. */
+/* ---- src/world/world_gather.c ---- */
+/* The gathers (dod/world_index.h): row numbers in runs that lie in one block, each run copied as
+ * dod_csr_gather copies an array; slots resolved a chunk at a time through the entity index,
+ * then each column's fields copied. Every field is fetched ahead of its copy. */
 
 #define GATHER_MIN_ITEMS 16384u /* per task: smaller pieces are not worth a thread */
 #define GATHER_TASKS_PER_THREAD 4u
 #define GATHER_MAX_TASKS 256u
-#define GATHER_CHUNK 256u       /* items resolved at once: their slots, then their fields */
+#define GATHER_CHUNK 256u       /* slot items resolved at once, then their fields copied */
 #define SLOT_PREFETCH 32u       /* items ahead whose slot is fetched: about a memory latency */
 #define FIELD_PREFETCH 16u      /* items ahead whose field is fetched by the copy */
+
+typedef struct world_gather_ctx {
+    const dod_csr *index;
+    const dod_world *w;
+    const dod_world_gather_col *cols;
+    uint32_t n_cols, n_tasks;
+    dod_world_rows rows;                            /* row items: each task copies this reader */
+    uint64_t usable[DOD_WORLD_MAX_ARCHETYPES / 64]; /* slot items: archetypes having every column */
+    unsigned char bad[GATHER_MAX_TASKS];
+} world_gather_ctx;
+
+/* Where the entities of a chunk of items live (their archetype's field table, block and
+ * row), and the elements of the column being copied. */
+typedef struct resolved_chunk {
+    const dod__world_field *fields[GATHER_CHUNK];
+    const unsigned char *block[GATHER_CHUNK];
+    uint32_t row[GATHER_CHUNK];
+    uint32_t scale[GATHER_CHUNK]; /* of the item's block */
+    const unsigned char *src[GATHER_CHUNK];
+} resolved_chunk;
+
+/* Slots: items [lo, lo + n) through their slots, each fetched SLOT_PREFETCH items ahead (hi:
+ * the task's end). */
+static void resolve_slots(const world_gather_ctx *c, uint32_t lo, uint32_t n, uint32_t hi,
+                          resolved_chunk *r)
+{
+    const uint32_t *items = c->index->items;
+    const dod__world_head *h = &c->w->head;
+    for (uint32_t k = 0; k < n; ++k) {
+        uint32_t j = lo + k;
+        if (j + SLOT_PREFETCH < hi)
+            DOD__PREFETCH(&h->slots[items[j + SLOT_PREFETCH]]);
+        uint64_t s = h->slots[items[j]];
+        const dod__world_place *p = &h->places[dod__world_slot_arch(s)];
+        uint64_t loc = dod__world_slot_loc(s);
+        size_t b = (size_t)(loc >> p->shift);
+        r->fields[k] = p->fields;
+        r->block[k] = p->blocks[b];
+        r->scale[k] = dod__world_scale(p, b);
+        r->row[k] = (uint32_t)loc & p->row_mask;
+    }
+}
+
+/* The chunk's elements of one column; the first FIELD_PREFETCH are fetched now. */
+static void column_sources(resolved_chunk *r, uint32_t n, const dod_world_gather_col *col)
+{
+    for (uint32_t k = 0; k < n; ++k) {
+        const dod__world_field *f = &r->fields[k][col->component];
+        r->src[k] = r->block[k] + (f->offset << r->scale[k]) + (size_t)r->row[k] * f->size +
+                    col->offset;
+        if (k < FIELD_PREFETCH)
+            DOD__PREFETCH(r->src[k]);
+    }
+}
+
+/* Copy n elements to dst, each fetched FIELD_PREFETCH ahead: dod_csr_gather's loop, with the
+ * sources resolved. size is a constant in the common cases below, so each copy is a few moves. */
+static inline void copy_column(unsigned char *restrict dst, const unsigned char *const *src,
+                               uint32_t n, size_t size)
+{
+    for (uint32_t k = 0; k < n; ++k) {
+        if (k + FIELD_PREFETCH < n)
+            DOD__PREFETCH(src[k + FIELD_PREFETCH]);
+        memcpy(dst + (size_t)k * size, src[k], size);
+    }
+}
+
+static void copy_any(unsigned char *dst, const unsigned char *const *src, uint32_t n, size_t size)
+{
+    switch (size) {
+    case 4: copy_column(dst, src, n, 4); break;
+    case 8: copy_column(dst, src, n, 8); break;
+    case 12: copy_column(dst, src, n, 12); break;
+    case 16: copy_column(dst, src, n, 16); break;
+    default: copy_column(dst, src, n, size); break;
+    }
+}
+
+/* Every column's fields of the chunk of items at `at` (n of them, resolved in r). */
+static void copy_chunk(const world_gather_ctx *c, resolved_chunk *r, uint32_t at, uint32_t n)
+{
+    for (uint32_t k = 0; k < c->n_cols; ++k) {
+        const dod_world_gather_col *col = &c->cols[k];
+        column_sources(r, n, col);
+        copy_any((unsigned char *)col->dst + (size_t)at * col->size, r->src, n, col->size);
+    }
+}
+
+/* Row items: a run of n items (row numbers) lying in one block whose first row is row number
+ * `first`. A column's elements lie `stride` bytes apart from src; dst takes them packed. Loops as
+ * dod_csr_gather's: the hardware follows an index row's ascending items. */
+typedef struct row_run {
+    const uint32_t *items;
+    uint32_t n, first;
+} row_run;
+
+static inline void copy_run(unsigned char *restrict dst, const unsigned char *src, size_t stride,
+                            row_run run, size_t size)
+{
+    for (uint32_t k = 0; k < run.n; ++k)
+        memcpy(dst + (size_t)k * size, src + (size_t)(run.items[k] - run.first) * stride, size);
+}
+
+/* Up to 4 columns of 4 bytes in one pass, each item's row touched once (dod_csr_gather's
+ * gather_u32_n): the pointers sit in local arrays the stores cannot alias. */
+static inline void copy_run_u32(uint32_t n_cols, uint32_t *const d[4],
+                                const unsigned char *const s[4], const size_t st[4], row_run run)
+{
+    for (uint32_t k = 0; k < run.n; ++k) {
+        size_t at = run.items[k] - run.first;
+        for (uint32_t c = 0; c < n_cols; ++c)
+            d[c][k] = dod__load_u32(s[c] + at * st[c]);
+    }
+}
+
+/* The columns of a run: `at` is the run's first item, r the reader standing on its block. */
+static void copy_run_columns(const world_gather_ctx *c, const dod_world_rows *r, uint32_t at,
+                             row_run run)
+{
+    uint32_t *d[4];
+    const unsigned char *s[4];
+    size_t st[4];
+    int all_u32 = c->n_cols <= 4;
+    for (uint32_t k = 0; k < c->n_cols; ++k) {
+        const dod_world_gather_col *col = &c->cols[k];
+        const dod__world_field *f = &r->fields[col->component];
+        const unsigned char *src = r->base + (f->offset << r->scale) + col->offset;
+        if (all_u32 && col->size == 4) {
+            d[k] = (uint32_t *)col->dst + at;
+            s[k] = src;
+            st[k] = f->size;
+            continue;
+        }
+        all_u32 = 0;
+        unsigned char *dst = (unsigned char *)col->dst + (size_t)at * col->size;
+        switch (col->size) {
+        case 4: copy_run(dst, src, f->size, run, 4); break;
+        case 8: copy_run(dst, src, f->size, run, 8); break;
+        case 12: copy_run(dst, src, f->size, run, 12); break;
+        case 16: copy_run(dst, src, f->size, run, 16); break;
+        default: copy_run(dst, src, f->size, run, col->size); break;
+        }
+    }
+    if (!all_u32 || c->n_cols == 0)
+        return;
+    switch (c->n_cols) { /* constant counts: each call unrolls its inner loop */
+    case 1: copy_run_u32(1, d, s, st, run); break;
+    case 2: copy_run_u32(2, d, s, st, run); break;
+    case 3: copy_run_u32(3, d, s, st, run); break;
+    default: copy_run_u32(4, d, s, st, run); break;
+    }
+}
+
+/* Row items: the task's items in runs that lie in one block (an index row's items ascend, so a
+ * run is usually the part of an index row in one block). */
+static void gather_rows_task(void *arg, uint32_t t)
+{
+    const world_gather_ctx *c = (const world_gather_ctx *)arg;
+    uint32_t lo, hi;
+    dod__exec_share(c->index->n_items, c->n_tasks, t, &lo, &hi);
+    dod_world_rows r = c->rows;
+    const uint32_t *items = c->index->items;
+    for (uint32_t at = lo, end; at < hi; at = end) {
+        if (items[at] - r.first >= r.n)
+            (void)dod__world_rows_seek(&r, items[at]); /* < count: checked on the item bound */
+        for (end = at + 1; end < hi && items[end] - r.first < r.n; ++end)
+            ;
+        row_run run = { items + at, end - at, r.first };
+        copy_run_columns(c, &r, at, run);
+    }
+}
+
+static void gather_slots_task(void *arg, uint32_t t)
+{
+    const world_gather_ctx *c = (const world_gather_ctx *)arg;
+    uint32_t lo, hi;
+    dod__exec_share(c->index->n_items, c->n_tasks, t, &lo, &hi);
+    resolved_chunk r;
+    for (uint32_t at = lo; at < hi; at += GATHER_CHUNK) {
+        uint32_t n = hi - at < GATHER_CHUNK ? hi - at : GATHER_CHUNK;
+        resolve_slots(c, at, n, hi, &r);
+        copy_chunk(c, &r, at, n);
+    }
+}
+
+/* The checks both gathers share; they name the public call. */
+static dod_status check_gather(const char *call, const dod_csr *index, const dod_world *w,
+                               const dod_world_gather_col *cols, uint32_t n_cols,
+                               const dod_executor *exec)
+{
+    (void)call; /* named by the refusals in a debug build only */
+    DOD__REFUSE_IF_IN(call, !index || !w, DOD_E_INVALID);
+    DOD__REFUSE_IF_IN(call, !cols && n_cols > 0, DOD_E_INVALID);
+    DOD__REFUSE_IF_IN(call, !dod__exec_usable(exec), DOD_E_INVALID);
+    for (uint32_t k = 0; k < n_cols; ++k) {
+        const dod_world_gather_col *col = &cols[k];
+        size_t bytes;
+        DOD__REFUSE_IF_IN(call, col->component >= w->head.n_components, DOD_E_RANGE);
+        DOD__REFUSE_IF_IN(call, col->size == 0, DOD_E_INVALID);
+        DOD__REFUSE_IF_IN(call, (uint64_t)col->offset + col->size >
+                                    dod__world_component_size(w, col->component),
+                          DOD_E_INVALID);
+        DOD__REFUSE_IF_IN(call, index->n_items > 0 && !col->dst, DOD_E_INVALID);
+        DOD__REFUSE_IF_IN(call, !dod__mul(index->n_items, col->size, &bytes), DOD_E_OVERFLOW);
+    }
+    return DOD_OK;
+}
+
+/* 1 when archetype i has every column's component. */
+static int has_columns(const dod_world *w, uint32_t i, const dod_world_gather_col *cols,
+                       uint32_t n_cols)
+{
+    int has_all = 1;
+    for (uint32_t k = 0; k < n_cols; ++k)
+        has_all &= w->arch[i].place->fields[cols[k].component].offset != 0;
+    return has_all;
+}
+
+/* The context of a gather that has passed its checks, its tasks counted for exec. */
+static void gather_setup(world_gather_ctx *c, const dod_csr *index, const dod_world *w,
+                         const dod_world_gather_col *cols, uint32_t n_cols,
+                         const dod_executor *exec)
+{
+    memset(c, 0, sizeof *c);
+    c->index = index;
+    c->w = w;
+    c->cols = cols;
+    c->n_cols = n_cols;
+    uint32_t most = index->n_items / GATHER_MIN_ITEMS;
+    uint32_t tasks = dod__exec_tasks(exec, GATHER_TASKS_PER_THREAD, GATHER_MAX_TASKS);
+    tasks = tasks < most ? tasks : most;
+    c->n_tasks = tasks ? tasks : 1;
+}
+
+dod_status dod_world_gather_rows(const dod_csr *index, const dod_world *w, const dod_query *q,
+                                 const dod_world_gather_col *cols, uint32_t n_cols,
+                                 const dod_executor *exec)
+{
+    dod_status st = check_gather(__func__, index, w, cols, n_cols, exec);
+    if (st != DOD_OK)
+        return st;
+    DOD__REFUSE_IF(!q || q->tag != w->head.tag_hi, DOD_E_INVALID);
+    for (uint32_t i = 0; i < w->n_archetypes; ++i)
+        DOD__REFUSE_IF(dod__query_matches(q, i) && !has_columns(w, i, cols, n_cols),
+                       DOD_E_INVALID);
+    world_gather_ctx c;
+    gather_setup(&c, index, w, cols, n_cols, exec);
+    st = dod_world_rows_init(&c.rows, w, q);
+    DOD_ASSERT(st == DOD_OK); /* w and q checked */
+    DOD__REFUSE_IF(index->item_bound > c.rows.count, DOD_E_RANGE);
+    if (index->n_items > 0 && n_cols > 0)
+        dod__exec_run(exec, c.n_tasks, gather_rows_task, &c);
+    return DOD_OK;
+}
+
+/* Slots: check items [lo, hi), each a live slot whose archetype has every column's component. */
+static int slots_ok(const world_gather_ctx *c, uint32_t lo, uint32_t hi)
+{
+    const uint32_t *items = c->index->items;
+    const uint64_t *slots = c->w->head.slots;
+    for (uint32_t j = lo; j < hi; ++j) {
+        if (j + SLOT_PREFETCH < hi)
+            DOD__PREFETCH(&slots[items[j + SLOT_PREFETCH]]);
+        uint64_t s = slots[items[j]];
+        uint32_t a = dod__world_slot_arch(s);
+        if (!(s & 1u) || !(c->usable[a / 64] >> (a % 64) & 1u))
+            return 0;
+    }
+    return 1;
+}
+
+static void check_slots_task(void *arg, uint32_t t)
+{
+    world_gather_ctx *c = (world_gather_ctx *)arg;
+    uint32_t lo, hi;
+    dod__exec_share(c->index->n_items, c->n_tasks, t, &lo, &hi);
+    c->bad[t] = !slots_ok(c, lo, hi);
+}
+
+dod_status dod_world_gather(const dod_csr *index, const dod_world *w,
+                            const dod_world_gather_col *cols, uint32_t n_cols,
+                            const dod_executor *exec)
+{
+    dod_status st = check_gather(__func__, index, w, cols, n_cols, exec);
+    if (st != DOD_OK)
+        return st;
+    DOD__REFUSE_IF(index->item_bound > w->head.n_slots, DOD_E_RANGE);
+    if (index->n_items == 0 || n_cols == 0)
+        return DOD_OK;
+    world_gather_ctx c;
+    gather_setup(&c, index, w, cols, n_cols, exec);
+    for (uint32_t i = 0; i < w->n_archetypes; ++i)
+        c.usable[i / 64] |= (uint64_t)has_columns(w, i, cols, n_cols) << (i % 64);
+    /* Every item is checked before anything is written. */
+    dod__exec_run(exec, c.n_tasks, check_slots_task, &c);
+    for (uint32_t t = 0; t < c.n_tasks; ++t)
+        DOD__REFUSE_IF(c.bad[t], DOD_E_NOT_FOUND);
+    dod__exec_run(exec, c.n_tasks, gather_slots_task, &c);
+    return DOD_OK;
+}
+#undef GATHER_MIN_ITEMS
+#undef GATHER_TASKS_PER_THREAD
+#undef GATHER_MAX_TASKS
+#undef GATHER_CHUNK
+#undef SLOT_PREFETCH
+#undef FIELD_PREFETCH
+/* ---- end of src/world/world_gather.c ---- */
+
+/* ---- src/world/world_index.c ---- */
+/* Relation indexes from the world's components (docs/world.md, "Relation indexes"): the build
+ * hands the index build one run a block of the matched archetypes (the keys in the component's
+ * column and, for slot items, the values: the entity slots in the id column), so it reads the
+ * world's blocks directly. Row items need no values: item i is the i-th row of the walk, what
+ * the build stores for an array's item i. The gathers are in world_gather.c. */
 
 /* The byte offset of a dod_entity's low 32 bits (the slot) inside its 8 bytes. */
 static size_t slot_half(void)
@@ -8355,37 +8690,23 @@ static size_t slot_half(void)
     return first ? 0 : 4;
 }
 
-/* 1 when archetype i is one of q's. */
-static int matched(const dod_query *q, uint32_t i)
-{
-    return (int)(q->archetypes[i / 64] >> (i % 64) & 1u);
-}
-
-/* The size of `component` in w's archetypes (they all agree), 0 when none has it. */
-static size_t component_size(const dod_world *w, uint32_t component)
-{
-    for (uint32_t i = 0; i < w->n_archetypes; ++i) {
-        const dod__world_field *f = &w->arch[i].place->fields[component];
-        if (f->offset)
-            return f->size;
-    }
-    return 0;
-}
-
 static dod_status check_build(const dod_csr *index, const dod_world *w,
                               const dod_world_index_desc *d)
 {
     DOD__REFUSE_IF(!index || !w || !d || !d->query, DOD_E_INVALID);
     DOD__REFUSE_IF(d->query->tag != w->head.tag_hi, DOD_E_INVALID);
     DOD__REFUSE_IF(d->component >= w->head.n_components, DOD_E_RANGE);
-    DOD__REFUSE_IF((d->flags & ~DOD_CSR_BUILD_SORT_ROWS) != 0, DOD_E_INVALID);
+    DOD__REFUSE_IF((d->flags & ~(DOD_CSR_BUILD_SORT_ROWS | DOD_WORLD_INDEX_ROWS)) != 0,
+                   DOD_E_INVALID);
     DOD__REFUSE_IF((unsigned)d->strategy > DOD_CSR_BUILD_PARTITIONED, DOD_E_INVALID);
     DOD__REFUSE_IF(!dod__exec_usable(d->exec), DOD_E_INVALID);
     DOD__REFUSE_IF(d->n_rows == UINT32_MAX, DOD_E_OVERFLOW);
     DOD__REFUSE_IF(d->key_offset % 4 != 0, DOD_E_INVALID);
-    DOD__REFUSE_IF((uint64_t)d->key_offset + 4 > component_size(w, d->component), DOD_E_INVALID);
+    DOD__REFUSE_IF((uint64_t)d->key_offset + 4 > dod__world_component_size(w, d->component),
+                   DOD_E_INVALID);
     for (uint32_t i = 0; i < w->n_archetypes; ++i)
-        DOD__REFUSE_IF(matched(d->query, i) && w->arch[i].place->fields[d->component].offset == 0,
+        DOD__REFUSE_IF(dod__query_matches(d->query, i) &&
+                           w->arch[i].place->fields[d->component].offset == 0,
                        DOD_E_INVALID);
     return DOD_OK;
 }
@@ -8396,7 +8717,7 @@ static dod_status count_matched(const dod_world *w, const dod_query *q, uint32_t
 {
     uint64_t items = 0, runs = 0;
     for (uint32_t i = 0; i < w->n_archetypes; ++i) {
-        if (!matched(q, i))
+        if (!dod__query_matches(q, i))
             continue;
         items += w->arch[i].n_rows;
         runs += dod__world_used_blocks(&w->arch[i]);
@@ -8408,20 +8729,22 @@ static dod_status count_matched(const dod_world *w, const dod_query *q, uint32_t
 }
 
 /* One run a block of the matched archetypes, in the query's walk order: the keys in the
- * component's column (at key_offset), the values in the id column (each id's slot half). */
+ * component's column (at key_offset) and, for slot items, the values in the id column (each
+ * id's slot half). */
 static void fill_runs(const dod_world *w, const dod_world_index_desc *d, dod__csr_run *runs)
 {
     uint32_t first = 0, r = 0;
     size_t values_at = slot_half();
+    int slots = (d->flags & DOD_WORLD_INDEX_ROWS) == 0;
     for (uint32_t i = 0; i < w->n_archetypes; ++i) {
         const dod__world_arch *a = &w->arch[i];
-        if (!matched(d->query, i))
+        if (!dod__query_matches(d->query, i))
             continue;
         size_t keys_at = a->place->fields[d->component].offset; /* in block 0 */
         for (uint32_t b = 0; b < dod__world_used_blocks(a); ++b) {
             const unsigned char *block = a->place->blocks[b];
             runs[r].keys = block + (keys_at << dod__world_block_scale(a, b)) + d->key_offset;
-            runs[r].values = block + values_at;
+            runs[r].values = slots ? block + values_at : NULL;
             runs[r].first = first;
             first += dod__world_block_rows(a, b);
             r++;
@@ -8482,16 +8805,17 @@ dod_status dod_world_index_build(dod_csr *index, const dod_world *w,
     memset(&job, 0, sizeof job);
     job.runs = list.runs;
     job.n_runs = n_runs;
-    job.key_stride = component_size(w, desc->component); /* >= 4: check_build */
-    job.has_values = n_items > 0;
+    job.key_stride = dod__world_component_size(w, desc->component); /* >= 4: check_build */
+    job.has_values = n_items > 0 && (desc->flags & DOD_WORLD_INDEX_ROWS) == 0;
     job.value_stride = sizeof(dod_entity);
     dod_csr_desc d;
     memset(&d, 0, sizeof d);
     d.n_rows = desc->n_rows;
     d.n_items = n_items;
     d.exec = desc->exec;
-    d.value_bound = w->head.n_slots; /* every slot is below it: the narrow build */
-    d.flags = desc->flags;
+    d.value_bound = job.has_values ? w->head.n_slots : 0; /* every slot is below it: the
+                                                              narrow build */
+    d.flags = desc->flags & DOD_CSR_BUILD_SORT_ROWS;
     d.strategy = desc->strategy;
     d.scratch = desc->scratch;
     st = dod__csr_build_job(index, &job, &d);
@@ -8502,187 +8826,6 @@ dod_status dod_world_index_build(dod_csr *index, const dod_world *w,
         dod_arena_rewind(desc->scratch, mark);
     return st;
 }
-
-/* ---- the gather ---- */
-
-typedef struct world_gather_ctx {
-    const dod_csr *index;
-    const dod_world *w;
-    const dod_world_gather_col *cols;
-    uint32_t n_cols, n_tasks;
-    uint64_t usable[DOD_WORLD_MAX_ARCHETYPES / 64]; /* archetypes having every column */
-    unsigned char bad[GATHER_MAX_TASKS];
-} world_gather_ctx;
-
-static int usable(const world_gather_ctx *c, uint32_t archetype)
-{
-    return (int)(c->usable[archetype / 64] >> (archetype % 64) & 1u);
-}
-
-/* Check items [lo, hi): each a live slot whose archetype has every column's component. */
-static int items_ok(const world_gather_ctx *c, uint32_t lo, uint32_t hi)
-{
-    const uint32_t *items = c->index->items;
-    const uint64_t *slots = c->w->head.slots;
-    for (uint32_t j = lo; j < hi; ++j) {
-        if (j + SLOT_PREFETCH < hi)
-            DOD__PREFETCH(&slots[items[j + SLOT_PREFETCH]]);
-        uint64_t s = slots[items[j]];
-        if (!(s & 1u) || !usable(c, dod__world_slot_arch(s)))
-            return 0;
-    }
-    return 1;
-}
-
-static void check_items_task(void *arg, uint32_t t)
-{
-    world_gather_ctx *c = (world_gather_ctx *)arg;
-    uint32_t lo, hi;
-    dod__exec_share(c->index->n_items, c->n_tasks, t, &lo, &hi);
-    c->bad[t] = !items_ok(c, lo, hi);
-}
-
-/* Where the entities of a chunk of items live (their archetype's field table, block and
- * row), and the elements of the column being copied. */
-typedef struct resolved_chunk {
-    const dod__world_field *fields[GATHER_CHUNK];
-    const unsigned char *block[GATHER_CHUNK];
-    uint32_t row[GATHER_CHUNK];
-    uint32_t scale[GATHER_CHUNK]; /* of the item's block */
-    const unsigned char *src[GATHER_CHUNK];
-} resolved_chunk;
-
-/* Resolve items [lo, lo + n) through their slots, each fetched SLOT_PREFETCH items ahead (hi:
- * the task's end). */
-static void resolve_chunk(const world_gather_ctx *c, uint32_t lo, uint32_t n, uint32_t hi,
-                          resolved_chunk *r)
-{
-    const uint32_t *items = c->index->items;
-    const dod__world_head *h = &c->w->head;
-    for (uint32_t k = 0; k < n; ++k) {
-        uint32_t j = lo + k;
-        if (j + SLOT_PREFETCH < hi)
-            DOD__PREFETCH(&h->slots[items[j + SLOT_PREFETCH]]);
-        uint64_t s = h->slots[items[j]];
-        const dod__world_place *p = &h->places[dod__world_slot_arch(s)];
-        uint64_t loc = dod__world_slot_loc(s);
-        size_t b = (size_t)(loc >> p->shift);
-        r->fields[k] = p->fields;
-        r->block[k] = p->blocks[b];
-        r->scale[k] = dod__world_scale(p, b);
-        r->row[k] = (uint32_t)loc & p->row_mask;
-    }
-}
-
-/* The chunk's elements of one column; the first FIELD_PREFETCH are fetched now. */
-static void column_sources(resolved_chunk *r, uint32_t n, const dod_world_gather_col *col)
-{
-    for (uint32_t k = 0; k < n; ++k) {
-        const dod__world_field *f = &r->fields[k][col->component];
-        r->src[k] = r->block[k] + (f->offset << r->scale[k]) + (size_t)r->row[k] * f->size +
-                    col->offset;
-        if (k < FIELD_PREFETCH)
-            DOD__PREFETCH(r->src[k]);
-    }
-}
-
-/* Copy n elements to dst, each fetched FIELD_PREFETCH ahead: dod_csr_gather's loop, with the
- * sources resolved. size is a constant in the common cases below, so each copy is a few moves. */
-static inline void copy_column(unsigned char *restrict dst, const unsigned char *const *src,
-                               uint32_t n, size_t size)
-{
-    for (uint32_t k = 0; k < n; ++k) {
-        if (k + FIELD_PREFETCH < n)
-            DOD__PREFETCH(src[k + FIELD_PREFETCH]);
-        memcpy(dst + (size_t)k * size, src[k], size);
-    }
-}
-
-static void copy_any(unsigned char *dst, const unsigned char *const *src, uint32_t n, size_t size)
-{
-    switch (size) {
-    case 4: copy_column(dst, src, n, 4); break;
-    case 8: copy_column(dst, src, n, 8); break;
-    case 12: copy_column(dst, src, n, 12); break;
-    case 16: copy_column(dst, src, n, 16); break;
-    default: copy_column(dst, src, n, size); break;
-    }
-}
-
-static void world_gather_task(void *arg, uint32_t t)
-{
-    world_gather_ctx *c = (world_gather_ctx *)arg;
-    uint32_t lo, hi;
-    dod__exec_share(c->index->n_items, c->n_tasks, t, &lo, &hi);
-    resolved_chunk r;
-    for (uint32_t at = lo; at < hi; at += GATHER_CHUNK) {
-        uint32_t n = hi - at < GATHER_CHUNK ? hi - at : GATHER_CHUNK;
-        resolve_chunk(c, at, n, hi, &r);
-        for (uint32_t k = 0; k < c->n_cols; ++k) {
-            const dod_world_gather_col *col = &c->cols[k];
-            column_sources(&r, n, col);
-            copy_any((unsigned char *)col->dst + (size_t)at * col->size, r.src, n, col->size);
-        }
-    }
-}
-
-static dod_status check_gather(const dod_csr *index, const dod_world *w,
-                               const dod_world_gather_col *cols, uint32_t n_cols,
-                               const dod_executor *exec)
-{
-    DOD__REFUSE_IF(!index || !w, DOD_E_INVALID);
-    DOD__REFUSE_IF(!cols && n_cols > 0, DOD_E_INVALID);
-    DOD__REFUSE_IF(!dod__exec_usable(exec), DOD_E_INVALID);
-    for (uint32_t k = 0; k < n_cols; ++k) {
-        const dod_world_gather_col *col = &cols[k];
-        size_t bytes;
-        DOD__REFUSE_IF(col->component >= w->head.n_components, DOD_E_RANGE);
-        DOD__REFUSE_IF(col->size == 0, DOD_E_INVALID);
-        DOD__REFUSE_IF((uint64_t)col->offset + col->size > component_size(w, col->component),
-                       DOD_E_INVALID);
-        DOD__REFUSE_IF(index->n_items > 0 && !col->dst, DOD_E_INVALID);
-        DOD__REFUSE_IF(!dod__mul(index->n_items, col->size, &bytes), DOD_E_OVERFLOW);
-    }
-    DOD__REFUSE_IF(index->item_bound > w->head.n_slots, DOD_E_RANGE);
-    return DOD_OK;
-}
-
-dod_status dod_world_gather(const dod_csr *index, const dod_world *w,
-                            const dod_world_gather_col *cols, uint32_t n_cols,
-                            const dod_executor *exec)
-{
-    dod_status st = check_gather(index, w, cols, n_cols, exec);
-    if (st != DOD_OK || index->n_items == 0 || n_cols == 0)
-        return st;
-    world_gather_ctx c;
-    memset(&c, 0, sizeof c);
-    c.index = index;
-    c.w = w;
-    c.cols = cols;
-    c.n_cols = n_cols;
-    for (uint32_t i = 0; i < w->n_archetypes; ++i) {
-        int has_all = 1;
-        for (uint32_t k = 0; k < n_cols; ++k)
-            has_all &= w->arch[i].place->fields[cols[k].component].offset != 0;
-        c.usable[i / 64] |= (uint64_t)has_all << (i % 64);
-    }
-    uint32_t most = index->n_items / GATHER_MIN_ITEMS;
-    uint32_t tasks = dod__exec_tasks(exec, GATHER_TASKS_PER_THREAD, GATHER_MAX_TASKS);
-    tasks = tasks < most ? tasks : most;
-    c.n_tasks = tasks ? tasks : 1;
-    /* Every item is checked before anything is written. */
-    dod__exec_run(exec, c.n_tasks, check_items_task, &c);
-    for (uint32_t t = 0; t < c.n_tasks; ++t)
-        DOD__REFUSE_IF(c.bad[t], DOD_E_NOT_FOUND);
-    dod__exec_run(exec, c.n_tasks, world_gather_task, &c);
-    return DOD_OK;
-}
-#undef GATHER_MIN_ITEMS
-#undef GATHER_TASKS_PER_THREAD
-#undef GATHER_MAX_TASKS
-#undef GATHER_CHUNK
-#undef SLOT_PREFETCH
-#undef FIELD_PREFETCH
 /* ---- end of src/world/world_index.c ---- */
 
 /* ---- src/world/world_load.c ---- */
@@ -9363,6 +9506,160 @@ void dod__world_set_rows(dod__world_arch *a, uint32_t n_rows, uint32_t n_open, u
         a->cols[k].end_offset = 0;
 }
 /* ---- end of src/world/world_replace.c ---- */
+
+/* ---- src/world/world_rows.c ---- */
+/* Reading a query's rows by row number (dod/world_rows.h): the count and the archetypes' first
+ * row numbers at init, and the seek that finds the block holding a row number when it is not
+ * the block read last. */
+
+static int rows_match(const dod_world_rows *r, uint32_t archetype)
+{
+    return (int)(r->matched[archetype / 64] >> (archetype % 64) & 1u);
+}
+
+dod_status dod_world_rows_init(dod_world_rows *r, const dod_world *w, const dod_query *q)
+{
+    DOD__REFUSE_IF(!r || !w || !q, DOD_E_INVALID);
+    DOD__REFUSE_IF(q->tag != w->head.tag_hi, DOD_E_INVALID);
+    /* Field by field: a reader is made per frame, per job, and its column slots (a few hundred
+     * bytes) are filled only when read. */
+    r->base = NULL;
+    r->fields = NULL;
+    r->first = r->n = r->scale = r->archetype = r->block = r->archetype_first = 0;
+    r->world = w;
+    r->n_components = w->head.n_components;
+    memcpy(r->matched, q->archetypes, sizeof r->matched);
+    for (uint32_t k = 0; k < DOD_WORLD_ROWS_CACHED; ++k)
+        r->cached_first[k] = UINT32_MAX;
+    for (uint32_t slot = 0; slot < DOD_WORLD_ROWS_COLUMNS; ++slot)
+        r->column_of[slot] = UINT32_MAX;
+    uint64_t count = 0;
+    uint32_t holding = 0;
+    int flat = 1;
+    for (uint32_t i = 0; i < w->n_archetypes; ++i) {
+        if (!rows_match(r, i) || w->arch[i].n_rows == 0)
+            continue;
+        if (holding < DOD_WORLD_ROWS_CACHED) {
+            r->cached_first[holding] = (uint32_t)count;
+            r->cached_archetype[holding] = i;
+            flat &= dod__world_used_blocks(&w->arch[i]) == 1;
+        }
+        holding++;
+        count += w->arch[i].n_rows;
+    }
+    r->count = (uint32_t)count; /* a world holds fewer than 2^32 entities */
+    r->n_cached = holding <= DOD_WORLD_ROWS_CACHED ? holding : 0;
+    r->flat = flat && r->n_cached > 0;
+    return DOD_OK;
+}
+
+void *dod__world_rows_flat_elem(dod_world_rows *r, uint32_t row, uint32_t component)
+{
+    if (!r || component >= r->n_components || row >= r->count)
+        return NULL;
+    uint32_t k = r->n_cached > 2 ? dod__world_rows_archetype(r, row)
+                                 : (uint32_t)(row >= r->cached_first[1]);
+    const dod__world_place *p = r->world->arch[r->cached_archetype[k]].place;
+    const dod__world_field *f = &p->fields[component];
+    if (f->offset == 0)
+        return NULL;
+    /* Keep the component's columns for the inline path when every cached archetype has it. */
+    uint32_t slot = component % DOD_WORLD_ROWS_COLUMNS, every = 1;
+    for (uint32_t j = 0; j < r->n_cached; ++j) {
+        const dod__world_place *q = r->world->arch[r->cached_archetype[j]].place;
+        size_t offset = q->fields[component].offset;
+        /* the address r->cached_first[j] elements before the column: only computed with */
+        r->column[slot][j] =
+            (uintptr_t)(q->blocks[0] + offset) - (uintptr_t)r->cached_first[j] * f->size;
+        every &= offset != 0;
+    }
+    r->column_size[slot] = f->size;
+    r->column_of[slot] = every ? component : UINT32_MAX;
+    return p->blocks[0] + f->offset + (size_t)(row - r->cached_first[k]) * f->size;
+}
+
+/* The block of archetype a holding its row k (< a->n_rows), and that block's first row. Block b
+ * holds rows0 << min(b, m) rows, m = max_scale: blocks 0 .. b - 1 hold rows0 * (2^b - 1) rows
+ * together while b <= m (dod__world_rows_upto), and the blocks past m are equal. */
+static uint32_t block_of_row(const dod__world_arch *a, uint32_t k, uint32_t *block_first)
+{
+    if (dod__world_used_blocks(a) == 1) { /* a fixed archetype, a small chunked one */
+        *block_first = 0;
+        return 0;
+    }
+    uint32_t m = a->place->max_scale;
+    uint64_t units = (uint64_t)k / a->rows0, b = 0;
+    while (b < m && (2ull << b) - 1 <= units) /* block b + 1 starts at unit 2^(b + 1) - 1 */
+        ++b;
+    if (b == m)
+        b = m + (units - ((1ull << m) - 1)) / (1ull << m);
+    uint64_t first_unit = b <= m ? (1ull << b) - 1 : ((1ull << m) - 1) + ((b - m) << m);
+    *block_first = (uint32_t)(first_unit * a->rows0);
+    return (uint32_t)b;
+}
+
+/* The matched archetype holding row number `row` (< r->count) and its first row number. */
+static uint32_t archetype_of_row(const dod_world_rows *r, uint32_t row, uint32_t *first)
+{
+    if (r->n_cached) {
+        uint32_t k = r->n_cached - 1;
+        while (r->cached_first[k] > row)
+            --k;
+        *first = r->cached_first[k];
+        return r->cached_archetype[k];
+    }
+    /* Row numbers ascend with the archetypes: walk from the one read last when row lies at or
+     * past its first row, else from the first. */
+    const dod_world *w = r->world;
+    uint32_t i = 0, at = 0;
+    if (r->base && row >= r->archetype_first) {
+        i = r->archetype;
+        at = r->archetype_first;
+    }
+    for (;; ++i) {
+        if (!rows_match(r, i))
+            continue;
+        uint32_t n = w->arch[i].n_rows;
+        if (row - at < n)
+            break;
+        at += n;
+    }
+    *first = at;
+    return i;
+}
+
+int dod__world_rows_seek(dod_world_rows *r, uint32_t row)
+{
+    if (!r || row >= r->count)
+        return 0;
+    uint32_t first, block_first;
+    uint32_t i = archetype_of_row(r, row, &first);
+    const dod__world_arch *a = &r->world->arch[i];
+    uint32_t b = block_of_row(a, row - first, &block_first);
+    r->archetype = i;
+    r->archetype_first = first;
+    r->block = b;
+    r->base = a->place->blocks[b];
+    r->fields = a->place->fields;
+    r->scale = dod__world_block_scale(a, b);
+    r->first = first + block_first;
+    r->n = dod__world_block_rows(a, b);
+    return 1;
+}
+
+void *(dod_world_row_get)(dod_world_rows *r, uint32_t row, uint32_t component)
+{
+    return dod__world_row_get_inline(r, row, component);
+}
+
+dod_entity dod_world_row_entity(dod_world_rows *r, uint32_t row)
+{
+    dod_entity none = { 0 };
+    if (!r || (row - r->first >= r->n && !dod__world_rows_seek(r, row)))
+        return none;
+    return dod__world_ids(r->base)[row - r->first];
+}
+/* ---- end of src/world/world_rows.c ---- */
 
 /* ---- src/world/world_run.c ---- */
 /* Running a schedule: per phase, the task list cut from the world as it is, the jobs the

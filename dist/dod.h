@@ -2473,6 +2473,161 @@ DOD_API uint32_t dod_schedule_phase_of(const dod_schedule *s, uint32_t system);
 #endif /* DOD_WORLD_SYSTEMS_H */
 /* ---- end of include/dod/world_systems.h ---- */
 
+/* ---- include/dod/world_rows.h ---- */
+/* dod/world_rows.h: a query's rows read by row number, the fast way to read a relation index
+ * of a frame's world (docs/world.md, "Reading an index fast").
+ *
+ * Row numbers. A query's rows are numbered in the order its iteration walks them: the matched
+ * archetypes in id order, each one's blocks in order, each block's rows in order. Row number k
+ * is the k-th row dod_world_next hands out, 0 .. dod_world_rows_count - 1. A relation index
+ * built with DOD_WORLD_INDEX_ROWS (dod/world_index.h) lists row numbers as its items: its build
+ * reads only the keys, as dod_csr_build_desc over an array does, and reading an item needs no
+ * entity slot, so it costs what reading a plain array at that index costs, plus a compare.
+ *
+ * Row numbers name rows where they are now. A spawn, despawn or move renumbers rows (a despawn
+ * moves the archetype's last row into the hole), so read them from a world that does not change
+ * while they are read: a frame's world held by a reader (dod/world_io.h: nothing changes it
+ * until it is released), or any world between two structural changes. A query made for a live
+ * world numbers the rows of its copies too (dod_world_copy gives a copy the live world's tag,
+ * blocks and rows): the live world's query serves every frame copied from it.
+ *
+ * A dod_world_rows remembers the block it read last: the next row number in that block costs a
+ * compare and an address, as for an array; one in another block a walk over the matched
+ * archetypes (and, in a chunked archetype, a few instructions to find the block). An index row
+ * lists its items ascending, so reading an index row's items in order stays in a block until it
+ * crosses into the next one. It is a small struct the caller owns (no allocation, nothing to
+ * free); reading moves its cursor, so each thread uses its own.
+ *
+ * Thread safety: reads the world only (any number of readers while no thread changes it). */
+#ifndef DOD_WORLD_ROWS_H
+#define DOD_WORLD_ROWS_H
+
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Up to this many archetypes holding rows, a dod_world_rows keeps where each one's rows start,
+ * so finding the archetype of a row is a few compares; past it, a walk over the archetypes. */
+#define DOD_WORLD_ROWS_CACHED 8u
+/* A flat dod_world_rows (see below) keeps the columns of this many components, each in the slot
+ * of its id modulo this, so reading a few components row after row finds their columns ready. */
+#define DOD_WORLD_ROWS_COLUMNS 4u
+
+/* Reads a query's rows by row number: dod_world_rows_init, then dod_world_row_get (typed:
+ * P_row_<component>) and dod_world_row_entity. Its fields are private. */
+typedef struct dod_world_rows {
+    unsigned char *base;                    /* the block holding row numbers first .. first +
+                                               n - 1 (its rows 0 .. n - 1); NULL: none yet */
+    const struct dod__world_field *fields;  /* its archetype's field table */
+    uint32_t first, n;
+    uint32_t scale;                         /* of the block (dod__world_place) */
+    uint32_t archetype, block;
+    uint32_t archetype_first;               /* the row number of the archetype's first row */
+    uint32_t n_components;
+    uint32_t count;                         /* rows the query matched at init */
+    uint32_t n_cached;                      /* matched archetypes holding rows, when at most
+                                               DOD_WORLD_ROWS_CACHED; else 0 */
+    int flat;                               /* n_cached > 0 and each of them one block: a row
+                                               is found by compares alone, no cursor */
+    uint32_t cached_first[DOD_WORLD_ROWS_CACHED]; /* the row number of each one's first row;
+                                                    UINT32_MAX past the last */
+    uint32_t cached_archetype[DOD_WORLD_ROWS_CACHED];
+    uint32_t column_of[DOD_WORLD_ROWS_COLUMNS]; /* the component whose columns each slot holds,
+                                                   held only when every cached archetype has it;
+                                                   UINT32_MAX: none */
+    size_t column_size[DOD_WORLD_ROWS_COLUMNS];  /* its size */
+    uintptr_t column[DOD_WORLD_ROWS_COLUMNS][DOD_WORLD_ROWS_CACHED]; /* per cached archetype
+                                                   k, the address of its column of that
+                                                   component less cached_first[k] elements:
+                                                   row number r's element is at column + r *
+                                                   size */
+    const dod_world *world;
+    uint64_t matched[DOD_WORLD_MAX_ARCHETYPES / 64];
+} dod_world_rows;
+
+/* Set r to read the rows q matches in w, numbered as above; r remembers no block yet. O(the
+ * world's archetypes). q must have been made for w or for the world w was copied from (the
+ * same tag). Allocates nothing.
+ * Errors (r untouched): DOD_E_INVALID (r, w or q NULL; q made for another world). */
+DOD_API dod_status dod_world_rows_init(dod_world_rows *r, const dod_world *w, const dod_query *q);
+
+/* Rows q matched in w when r was made: row numbers are 0 .. this - 1 (0 for NULL). */
+static inline uint32_t dod_world_rows_count(const dod_world_rows *r)
+{
+    return r ? r->count : 0;
+}
+
+/* Private: put r on the block holding row number `row` (< r->count); 0 when row >= r->count.
+ * Called by the inline reads below when the row is not in the block r stands on. */
+DOD_API int dod__world_rows_seek(dod_world_rows *r, uint32_t row);
+
+/* Private: a read of a flat r that the inline path does not take: it fills the column slot of
+ * `component` (its columns kept where every cached archetype has it), then reads. */
+DOD_API void *dod__world_rows_flat_elem(dod_world_rows *r, uint32_t row, uint32_t component);
+
+/* Private: the cached archetype of a flat r holding row number `row` (< r->count): the number of
+ * cached archetypes after the first whose rows start at or below it, found without a branch on
+ * the row (a branch on row numbers read from an index mispredicts wherever an index row crosses
+ * archetypes, and each mispredict there costs a memory latency). */
+static inline uint32_t dod__world_rows_archetype(const dod_world_rows *r, uint32_t row)
+{
+    uint32_t k = (uint32_t)(row >= r->cached_first[4]) * 4u;
+    k += (uint32_t)(row >= r->cached_first[k + 2]) * 2u;
+    return k + (uint32_t)(row >= r->cached_first[k + 1]);
+}
+
+/* The element of `component` in row number `row`, `size` bytes (0: the component's size from
+ * the field table; the typed layer passes the constant). NULL when row >= the count, the
+ * component id is out of range, or the row's archetype lacks the component.
+ * Flat (a few archetypes of one block each, a frame of fixed archetypes): the archetype is the
+ * number of archetype starts at or below the row, counted without a branch, since a branch on
+ * a row number loaded from an index mispredicts wherever an index row crosses archetypes, and
+ * each mispredict there costs a memory latency. Else the cursor, seeking when the row leaves
+ * its block. */
+static inline void *dod__world_row_elem(dod_world_rows *r, uint32_t row, uint32_t component,
+                                        size_t size)
+{
+    uint32_t slot = component % DOD_WORLD_ROWS_COLUMNS;
+    if (r->column_of[slot] == component && row < r->count) { /* flat, and every one has it */
+        uint32_t k = row >= r->cached_first[1]; /* UINT32_MAX past the cached archetypes */
+        if (r->n_cached > 2)
+            k = dod__world_rows_archetype(r, row);
+        return (void *)(r->column[slot][k] + (uintptr_t)row * (size ? size : r->column_size[slot]));
+    }
+    if (r->flat)
+        return dod__world_rows_flat_elem(r, row, component);
+    if (component >= r->n_components ||
+        (row - r->first >= r->n && !dod__world_rows_seek(r, row)))
+        return NULL;
+    const dod__world_field *f = &r->fields[component];
+    return f->offset ? r->base + (f->offset << r->scale) +
+                           (size_t)(row - r->first) * (size ? size : f->size)
+                     : NULL;
+}
+
+/* Component `component` of row number `row`: a pointer into its column, valid while the world
+ * does not change. NULL when r is NULL, row >= dod_world_rows_count(r), the component id is out
+ * of range or the row's archetype lacks it. O(1) in the block r read last (see above). Inline
+ * (a macro); (dod_world_row_get)(...) reaches the library's function, which does the same. */
+DOD_API void *dod_world_row_get(dod_world_rows *r, uint32_t row, uint32_t component);
+#define dod_world_row_get(r, row, component) dod__world_row_get_inline((r), (row), (component))
+static inline void *dod__world_row_get_inline(dod_world_rows *r, uint32_t row, uint32_t component)
+{
+    return r ? dod__world_row_elem(r, row, component, 0) : NULL;
+}
+
+/* The handle of the entity in row number `row`; the null handle when r is NULL or row >=
+ * dod_world_rows_count(r). */
+DOD_API dod_entity dod_world_row_entity(dod_world_rows *r, uint32_t row);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DOD_WORLD_ROWS_H */
+/* ---- end of include/dod/world_rows.h ---- */
+
 /* ---- include/dod/world_index.h ---- */
 /* dod/world_index.h: relation indexes built from the world's components (docs/world.md,
  * "Relation indexes").
@@ -2480,21 +2635,30 @@ DOD_API uint32_t dod_schedule_phase_of(const dod_schedule *s, uint32_t system);
  * "Regiments by location", "members by army", "entities by map cell": a dod_csr whose rows are
  * the values of a uint32_t key held in a component field, built over the entities a query
  * matches, on an executor, with a frame arena for scratch, as dod_csr_build_desc builds one
- * from an array of keys.
+ * from an array of keys. Rows list their items in the order the query walks the world:
+ * archetypes in id order, then blocks and rows in order. An item is one of two things:
  *
- * An item is an entity's SLOT: the low 32 bits of its dod_entity handle, its place in the
- * world's entity index. From an item, in O(1): the live handle (dod_world_entity_at), any of
- * its components (dod_world_get_at, typed P_get_at_<component>), through the slot, which holds
- * the entity's generation, archetype and row. An item survives moves between archetypes and
- * the swap-removes of other entities (a live entity keeps its slot); it is invalidated only
- * when its entity is despawned (a later spawn may then take the slot). Rows list their items in
- * the order the query walks the world: archetypes in id order, then blocks and rows in order.
+ *   - a ROW NUMBER (desc flag DOD_WORLD_INDEX_ROWS): item k is the k-th row the query's walk
+ *     visits (dod/world_rows.h). The fast way, for an index of a frame's world: the build reads
+ *     only the keys, as dod_csr_build_desc over an array of them does, and a dod_world_rows
+ *     reads an item's components as a plain array is read, with no slot in between
+ *     (dod_world_row_get, typed P_row_<component>; dod_world_gather_rows). A row number names
+ *     the row where it is now: valid while the world does not change (a frame's world held by
+ *     a reader; any world until its next spawn, despawn or move).
+ *   - an entity SLOT (the default): the low 32 bits of its dod_entity handle, its place in the
+ *     world's entity index. From an item, in O(1): the live handle (dod_world_entity_at), any
+ *     of its components (dod_world_get_at, typed P_get_at_<component>), through the slot, which
+ *     holds the entity's generation, archetype and row: one more dependent load per item than a
+ *     row number. A slot survives moves between archetypes and the swap-removes of other
+ *     entities (a live entity keeps its slot); it is invalidated only when its entity is
+ *     despawned (a later spawn may then take the slot). For an index kept across changes.
  *
- * dod_world_gather copies chosen component fields into row order (as dod_csr_gather does for
- * arrays), so a query over a row reads sequential streams instead of one entity at a time.
+ * dod_world_gather_rows and dod_world_gather copy chosen component fields into row order (as
+ * dod_csr_gather does for arrays), so a query over a row reads sequential streams instead of
+ * one entity at a time.
  *
- * Thread safety: both calls only read the world; any number of them may run while no thread
- * changes it (spawn, despawn, move). */
+ * Thread safety: the builds and gathers only read the world; any number of them may run while
+ * no thread changes it (spawn, despawn, move). */
 #ifndef DOD_WORLD_INDEX_H
 #define DOD_WORLD_INDEX_H
 
@@ -2515,22 +2679,31 @@ typedef struct dod_world_index_desc { /* zero = default for every field but quer
     const dod_executor *exec;         /* as dod_csr_desc: build in parallel on it */
     dod_arena *scratch;               /* as dod_csr_desc: where the scratch comes from */
     dod_csr_build_strategy strategy;  /* as dod_csr_desc */
-    uint32_t flags;                   /* DOD_CSR_BUILD_SORT_ROWS: each row's items ascending
-                                         (slot order) instead of the world's walk order */
+    uint32_t flags;                   /* DOD_WORLD_INDEX_ROWS: items are row numbers, else
+                                         entity slots; DOD_CSR_BUILD_SORT_ROWS: each row's slots
+                                         ascending instead of in the world's walk order (row
+                                         numbers are in walk order and ascending already) */
 } dod_world_index_desc;
+
+/* dod_world_index_desc.flags: the items are row numbers of the query (dod/world_rows.h), not
+ * entity slots. */
+#define DOD_WORLD_INDEX_ROWS 2u
 
 /* Up to this many matched blocks, the build keeps its list of blocks on the stack. */
 #define DOD_WORLD_INDEX_STACK_RUNS 64u
 
-/* Build index from w: row r lists the items (slots) of the entities matched by desc->query
- * whose key (the uint32_t at key_offset in their `component`, host byte order) is r, in the
- * order the query walks the world (or ascending with DOD_CSR_BUILD_SORT_ROWS). Every strategy
- * and thread count gives the same bytes. The index's item bound is 1 + its largest slot. A
- * rebuild whose sizes fit what the index holds allocates nothing but, for a world of more than
- * DOD_WORLD_INDEX_STACK_RUNS blocks matched, the list of blocks (24 bytes a block), which comes
- * from desc->scratch when given, else from the index's allocator, and is freed before the call
- * returns. Costs one read of each matched entity's key and id, the partitioned build's scratch
- * as dod_csr_build_desc (docs/build.md) and nothing per archetype or block beyond a few loads.
+/* Build index from w: row r lists the items of the entities matched by desc->query whose key
+ * (the uint32_t at key_offset in their `component`, host byte order) is r, in the order the
+ * query walks the world (slots ascending instead with DOD_CSR_BUILD_SORT_ROWS). The items are
+ * row numbers with DOD_WORLD_INDEX_ROWS (the index's item bound is then its item count, the
+ * rows the query matches), else slots (its item bound is 1 + its largest slot). Every strategy
+ * and thread count gives the same bytes. A rebuild whose sizes fit what the index holds
+ * allocates nothing but, for a world of more than DOD_WORLD_INDEX_STACK_RUNS blocks matched,
+ * the list of blocks (24 bytes a block), which comes from desc->scratch when given, else from
+ * the index's allocator, and is freed before the call returns. Costs one read of each matched
+ * entity's key (and, for slot items, of its id), the partitioned build's scratch as
+ * dod_csr_build_desc (docs/build.md) and nothing per archetype or block beyond a few loads:
+ * with row items, what dod_csr_build_desc costs over the same keys in one array.
  *
  * Errors, each leaving the index (and the arena) exactly as it was:
  *   DOD_E_INVALID   index, w, desc or desc->query NULL; a query made for another world; a
@@ -2549,9 +2722,10 @@ typedef struct dod_world_index_desc { /* zero = default for every field but quer
 DOD_API dod_status dod_world_index_build(dod_csr *index, const dod_world *w,
                                          const dod_world_index_desc *desc);
 
-/* One column of dod_world_gather: dst receives index->n_items elements of `size` bytes packed
- * back to back, element j a copy of the `size` bytes at `offset` in `component` of item j's
- * entity (a field of the component, or the whole of it with offset 0 and its size). */
+/* One column of dod_world_gather_rows and dod_world_gather: dst receives index->n_items
+ * elements of `size` bytes packed back to back, element j a copy of the `size` bytes at
+ * `offset` in `component` of item j's entity (a field of the component, or the whole of it with
+ * offset 0 and its size). */
 typedef struct dod_world_gather_col {
     void *dst;
     uint32_t component;
@@ -2559,7 +2733,27 @@ typedef struct dod_world_gather_col {
     uint32_t size;
 } dod_world_gather_col;
 
-/* Copy n_cols component fields into row order: dst[j] = the field of entity index->items[j],
+/* Copy n_cols component fields into row order: dst[j] = the field of row number
+ * index->items[j] of q in w (dod/world_rows.h), for every j < n_items, reading the rows as a
+ * dod_world_rows does (no slot: a compare and an address per item while items stay in one
+ * block, each field fetched ahead); parallel on exec when given (NULL = the calling thread).
+ * index is typically built by dod_world_index_build with DOD_WORLD_INDEX_ROWS from the same w
+ * and q (or a query made for the world w was copied from), and w has not changed since.
+ * Errors (nothing written):
+ *   DOD_E_INVALID    index, w or q NULL; q made for another world; cols NULL with n_cols > 0; a
+ *                    column with dst NULL while n_items > 0, size 0, or offset + size past its
+ *                    component's size (0 for a component no archetype has); an archetype q
+ *                    matches that lacks a column's component; exec with run NULL or 0 threads
+ *   DOD_E_RANGE      a column's component >= the world's component count; an item >= the rows
+ *                    q matches in w (checked in O(1) on the index's item bound)
+ *   DOD_E_OVERFLOW   n_items * size does not fit size_t
+ * Allocates nothing. Thread safety: reads index and w; any number may run at once while no
+ * thread changes them. */
+DOD_API dod_status dod_world_gather_rows(const dod_csr *index, const dod_world *w,
+                                         const dod_query *q, const dod_world_gather_col *cols,
+                                         uint32_t n_cols, const dod_executor *exec);
+
+/* The same for an index whose items are slots: dst[j] = the field of entity index->items[j],
  * for every j < n_items, through the item's slot in O(1); parallel on exec when given (NULL =
  * the calling thread). index is typically built by dod_world_index_build, but any index whose
  * items are slots of w will do. Every item is checked before anything is written.
@@ -2755,8 +2949,8 @@ DOD_API dod_status dod_world_load_mem(dod_world *w, const void *buf, size_t size
 /* ---- include/dod/world_typed.h ---- */
 /* dod/world_typed.h: the typed layer of the world, the C form of the seed's templates.
  * Used through dod/world.h, which includes it after the headers whose calls the generated
- * functions make (world_core.h, world_cmds.h, world_index.h); on its own it only defines
- * macros and includes only dod/base.h.
+ * functions make (world_core.h, world_cmds.h, world_rows.h, world_index.h); on its own it only
+ * defines macros and includes only dod/base.h.
  *
  * A game declares its component types at global scope and lists them once:
  *     typedef struct position { float x, y; } position;
@@ -2813,6 +3007,8 @@ DOD_API dod_status dod_world_load_mem(dod_world *w, const void *buf, size_t size
  *                                                  had it); DOD_E_UNDECLARED when no single
  *                                                  archetype has e's set plus position
  *       game_remove_position(w, e)                 dod_world_remove
+ *       position *game_row_position(&rows, item)   dod_world_row_get: by row number (an
+ *                                                  index's item, DOD_WORLD_INDEX_ROWS)
  *       position *game_get_at_position(w, item)    dod_world_get_at: by slot (an index's item)
  *       DOD_FIELD(&it, game, position)             dod_world_field, typed
  *       game_cmd_set_position(cb, e, &value)        dod_cmds_set, typed
@@ -3136,9 +3332,18 @@ DOD_API dod_status dod_world_load_mem(dod_world *w, const void *buf, size_t size
     }                                                                                          \
     DOD__W_COMPONENT_AT(P, name)
 
-/* Per component, by a relation index's item (an entity slot, dod/world_index.h):
- *     position *game_get_at_position(w, item)    dod_world_get_at, typed (NULL likewise) */
+/* Per component, by a relation index's item (dod/world_index.h):
+ *     position *game_row_position(&rows, item)    dod_world_row_get, typed: a row number
+ *                                                 (DOD_WORLD_INDEX_ROWS) read through a
+ *                                                 dod_world_rows (NULL likewise)
+ *     position *game_get_at_position(w, item)     dod_world_get_at, typed: an entity slot */
 #define DOD__W_COMPONENT_AT(P, name)                                                           \
+    DOD__GENERATED DOD__W_T(name) *P##_row_##name(dod_world_rows *r, uint32_t row)             \
+    {                                                                                          \
+        return r ? (DOD__W_T(name) *)dod__world_row_elem(r, row, DOD_CID(P, name),             \
+                                                         sizeof(DOD__W_T(name)))               \
+                 : NULL;                                                                       \
+    }                                                                                          \
     DOD__GENERATED DOD__W_T(name) *P##_get_at_##name(const dod_world *w, uint32_t item)        \
     {                                                                                          \
         return (DOD__W_T(name) *)dod__world_get_at_sized(w, item, DOD_CID(P, name),            \
@@ -3383,6 +3588,7 @@ DOD_API dod_status dod_world_load_mem(dod_world *w, const void *buf, size_t size
  *   dod/world_cmds.h     command buffers: structural changes recorded on any thread, applied
  *                        at a sync point in a deterministic order, all or nothing
  *   dod/world_systems.h  systems on a deterministic parallel schedule
+ *   dod/world_rows.h     a query's rows read by row number: the fast read of an index's items
  *   dod/world_index.h    relation indexes (dod_csr) built from a component's key field
  *   dod/world_io.h       snapshots (dod_world_copy, frames of worlds) and checked world files
  *   dod/world_typed.h    the typed layer: DOD_WORLD, DOD_QUERY (macros that generate typed

@@ -38,7 +38,7 @@ typedef struct game {
 typedef struct worker {
     game *game;
     pthread_t thread_id;
-    void (*job)(struct worker *, const campaign_frame *);
+    void (*job)(struct worker *, campaign_frame *);
     const char *name;
     dod_graph_scratch scratch; /* pathfinding's */
     army_fields fields;        /* the AI's: health and mood in army order */
@@ -56,7 +56,7 @@ static void nap(long ns)
 
 /* ---- the workers: each job reads the frame it holds, nothing else that changes ---- */
 
-static void ai_job(worker *wk, const campaign_frame *f)
+static void ai_job(worker *wk, campaign_frame *f)
 {
     wk->failed |= campaign_army_report(f, &wk->fields, wk->strength, wk->morale) != DOD_OK;
     uint32_t best = 0;
@@ -66,7 +66,7 @@ static void ai_job(worker *wk, const campaign_frame *f)
              best, (double)wk->strength[best], (double)wk->morale[best]);
 }
 
-static void path_job(worker *wk, const campaign_frame *f)
+static void path_job(worker *wk, campaign_frame *f)
 {
     const campaign *g = &wk->game->campaign;
     map_march order = campaign_order_march(g, f, f->tick);
@@ -81,7 +81,7 @@ static void path_job(worker *wk, const campaign_frame *f)
              order.from % width, order.from / width, order.to % width, order.to / width, outcome);
 }
 
-static void ui_job(worker *wk, const campaign_frame *f)
+static void ui_job(worker *wk, campaign_frame *f)
 {
     /* The frame's world is a copy, and a copy resolves the live world's handles: the general's
      * handle finds it in the frame, or finds nothing once it has fallen. */
@@ -119,7 +119,7 @@ static void *worker_main(void *arg)
             wk->failed = 1;
             return NULL;
         }
-        campaign_frame f = campaign_frame_of(&wk->game->ring, &held);
+        campaign_frame f = campaign_frame_of(&wk->game->campaign, &wk->game->ring, &held);
         wk->job(wk, &f);
         seen = held.seq;
         ++wk->frames;

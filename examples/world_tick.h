@@ -248,28 +248,40 @@ typedef struct campaign_ring {
     campaign_slot slot[DOD_FRAME_MAX_SLOTS]; /* [a frame's slot] */
 } campaign_ring;
 
-/* What a worker reads in a frame it holds. The indexes' items are entity slots:
- * war_get_at_<component>(world, item) reaches a regiment. */
+/* What a worker reads in a frame it holds. The indexes' items are row numbers of the `placed`
+ * query in the frame's world (DOD_WORLD_INDEX_ROWS): `rows`, the worker's reader of them, reads
+ * war_row_<component>(&f->rows, item) as an array is read. (The live world's query numbers the
+ * rows of its copies too.) */
 typedef struct campaign_frame {
     const dod_world *world; /* the world as of the tick */
+    const dod_query *placed;
     const dod_csr *by_location, *by_army;
     uint64_t tick;
+    dod_world_rows rows;    /* this worker's: reading moves its cursor */
 } campaign_frame;
 
-static inline campaign_frame campaign_frame_of(const campaign_ring *r, const dod_frame *held)
+static inline campaign_frame campaign_frame_of(const campaign *g, const campaign_ring *r,
+                                               const dod_frame *held)
 {
     const campaign_slot *x = &r->slot[held->slot];
-    campaign_frame f = { dod_frame_world_read(held), &x->by_location, &x->by_army, x->tick };
+    campaign_frame f;
+    f.world = dod_frame_world_read(held);
+    f.placed = &g->placed;
+    f.by_location = &x->by_location;
+    f.by_army = &x->by_army;
+    f.tick = x->tick;
+    dod_status st = dod_world_rows_init(&f.rows, f.world, f.placed);
+    (void)st; /* refused only for NULLs or another world's query */
     return f;
 }
 
 /* location -> regiments and army -> regiments from a copy of the world, on the pool, with the
- * scratch borrowed from the arena. */
+ * scratch borrowed from the arena; the items are row numbers: the build reads only the keys. */
 static inline dod_status campaign_build_indexes(campaign *g, const dod_world *w, campaign_slot *x)
 {
     dod_world_index_desc d = { .query = &g->placed, .component = DOD_CID(war, location),
                                .n_rows = map_cells(&g->map), .exec = campaign_exec(g),
-                               .scratch = &g->scratch };
+                               .scratch = &g->scratch, .flags = DOD_WORLD_INDEX_ROWS };
     dod_status st = dod_world_index_build(&x->by_location, w, &d);
     d.component = DOD_CID(war, army);
     d.n_rows = g->armies;
@@ -339,8 +351,9 @@ static inline dod_status campaign_ring_create(campaign_ring *r, campaign *g, uin
 /* ---- the jobs workers do on a frame they hold (read only) ---- */
 
 /* AI: every army's strength (its total health) and morale (its mean mood). The two fields are
- * gathered into the army index's order, so each army's are one sequential run; `fields` is
- * the worker's, 2 x by_army.n_items floats, grown here when the game has grown. */
+ * gathered into the army index's order (as fast as a gather from arrays: the items are row
+ * numbers), so each army's are one sequential run; `fields` is the worker's, 2 x
+ * by_army.n_items floats, grown here when the game has grown. */
 typedef struct army_fields {
     float *health, *mood;
     uint32_t cap;
@@ -374,7 +387,7 @@ static inline dod_status campaign_army_report(const campaign_frame *f, army_fiel
     dod_world_gather_col cols[] = { { fields->health, DOD_CID(war, health), 0, sizeof(float) },
                                     { fields->mood, DOD_CID(war, mood), 0, sizeof(float) } };
     if (st == DOD_OK)
-        st = dod_world_gather(by_army, w, cols, 2, NULL);
+        st = dod_world_gather_rows(by_army, w, f->placed, cols, 2, NULL);
     for (uint32_t a = 0; st == DOD_OK && a < by_army->n_rows; ++a) {
         float hp = 0.0f, spirit = 0.0f;
         for (uint32_t j = by_army->offsets[a]; j < by_army->offsets[a + 1]; ++j) {
@@ -389,25 +402,24 @@ static inline dod_status campaign_army_report(const campaign_frame *f, army_fiel
 }
 
 /* UI: how many regiments stand in `cell`, and their total health (the seed's query loop, each
- * regiment reached from its item). */
-static inline uint32_t campaign_muster_at(const campaign_frame *f, uint32_t cell, float *hp)
+ * regiment read by its row number). */
+static inline uint32_t campaign_muster_at(campaign_frame *f, uint32_t cell, float *hp)
 {
-    const dod_world *w = f->world;
     *hp = 0.0f;
     for (const uint32_t *it = dod_csr_row_begin(f->by_location, cell);
          it != dod_csr_row_end(f->by_location, cell); ++it)
-        *hp += war_get_at_health(w, *it)->hp;
+        *hp += war_row_health(&f->rows, *it)->hp;
     return dod_csr_row_len(f->by_location, cell);
 }
 
 /* Path: a march for an army, from where its first regiment stands to a cell up to 48 steps
  * away each way, both picked by `seed` (then map_route). */
-static inline map_march campaign_order_march(const campaign *g, const campaign_frame *f,
+static inline map_march campaign_order_march(const campaign *g, campaign_frame *f,
                                              uint64_t seed)
 {
     uint32_t a = (uint32_t)(strategy_dice(seed) % g->armies);
     uint32_t first = *dod_csr_row_begin(f->by_army, a); /* armies are never empty */
-    uint32_t from = war_get_at_location(f->world, first)->cell;
+    uint32_t from = war_row_location(&f->rows, first)->cell;
     return map_order_march(&g->map, f->by_location, from, seed + 1);
 }
 

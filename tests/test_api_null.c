@@ -43,6 +43,7 @@ static dod_schedule_desc schedule_desc;
 static uint32_t scale;
 static dod_world_index_desc index_desc, index_desc_no_query;
 static dod_world_gather_col world_col;
+static dod_world_rows rows;
 
 static int cmp_u32(const void *a, const void *b, void *ctx)
 {
@@ -232,6 +233,21 @@ static int cmp_u32(const void *a, const void *b, void *ctx)
     S(dod_world_gather(&csr, NULL, &world_col, 1, NULL), DOD_E_INVALID)                        \
     S(dod_world_gather(&csr, world, NULL, 1, NULL), DOD_E_INVALID)                             \
     S(dod_world_gather(&csr, world, &world_col, 1, &null_executor), DOD_E_INVALID)            \
+    S(dod_world_gather_rows(NULL, world, &query, &world_col, 1, NULL), DOD_E_INVALID)          \
+    S(dod_world_gather_rows(&csr, NULL, &query, &world_col, 1, NULL), DOD_E_INVALID)           \
+    S(dod_world_gather_rows(&csr, world, NULL, &world_col, 1, NULL), DOD_E_INVALID)            \
+    S(dod_world_gather_rows(&csr, world, &query, NULL, 1, NULL), DOD_E_INVALID)                \
+    S(dod_world_gather_rows(&csr, world, &query, &world_col, 1, &null_executor), DOD_E_INVALID) \
+    /* rows by row number */                                                                   \
+    S(dod_world_rows_init(NULL, world, &query), DOD_E_INVALID)                                 \
+    S(dod_world_rows_init(&rows, NULL, &query), DOD_E_INVALID)                                 \
+    S(dod_world_rows_init(&rows, world, NULL), DOD_E_INVALID)                                  \
+    R(dod_world_rows_count(NULL), 0)                                                           \
+    R(dod__world_rows_seek(NULL, 0), 0)                                                        \
+    R(dod__world_rows_flat_elem(NULL, 0, 0) == NULL, 1)                                        \
+    R(dod_world_row_get(NULL, 0, 0) == NULL, 1)                                                \
+    R((dod_world_row_get)(NULL, 0, 0) == NULL, 1)                                              \
+    R(dod_world_row_entity(NULL, 0).bits, 0)                                                   \
     /* snapshots and files */                                                                  \
     S(dod_world_copy(NULL, world), DOD_E_INVALID)                                              \
     S(dod_world_copy(world, NULL), DOD_E_INVALID)                                              \

@@ -500,7 +500,7 @@ static void test_build_refusals(void)
         case 3: d.query = &poss; break; /* matches "pos", which has no tag */
         case 4: d.key_offset = 2; break;
         case 5: d.key_offset = 8; break; /* past the component's end */
-        case 6: d.flags = 2; break;
+        case 6: d.flags = 4; break; /* neither DOD_CSR_BUILD_SORT_ROWS nor DOD_WORLD_INDEX_ROWS */
         case 7: d.strategy = (dod_csr_build_strategy)3; break;
         case 8: d.exec = &no_run; break;
         case 9: d.exec = &no_threads; break;

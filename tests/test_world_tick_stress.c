@@ -47,9 +47,9 @@ typedef struct stress {
     atomic_int finished;   /* set after the last publish */
 } stress;
 
-/* What a reader learns from one walk of a frame's world, per slot (an index's item). */
+/* What a reader learns from one walk of a frame's world, per row number (an index's item). */
 typedef struct walked {
-    uint32_t order, cell, army; /* order: place in the walk, UINT32_MAX for a slot not met */
+    uint32_t cell, army;
 } walked;
 
 typedef struct reader {
@@ -64,14 +64,14 @@ typedef struct reader {
     float *strength, *morale;   /* the AI's answers */
     float *health, *mood;       /* the walk's sums per army */
     uint32_t *count;            /* the walk's regiments per army */
-    walked *slot;               /* per slot, n_slots of them */
-    uint32_t *seen;             /* per slot: times an index listed it this frame */
-    uint32_t n_slots, n_walked;
+    walked *row;                /* per row number of the walk, up to n_rows of them */
+    uint32_t *seen;             /* per row number: times an index listed it this frame */
+    uint32_t n_rows, n_walked;
 } reader;
 
-/* Every slot a frame's world can have handed out: a tick spawns a fallen regiment's
- * replacement before the fallen is despawned, so at most every regiment twice. */
-static uint32_t slot_bound(const stress *s)
+/* Every row a frame's world can hold: a tick spawns a fallen regiment's replacement before
+ * the fallen is despawned, so at most every regiment twice. */
+static uint32_t row_bound(const stress *s)
 {
     return 2 * s->size.regiments;
 }
@@ -115,11 +115,10 @@ static uint64_t fingerprint(const campaign_frame *f)
 /* ---- the readers' checks ---- */
 
 /* The frame's world, walked as its iterator walks it (marching, then routed; blocks and rows
- * in order): each slot's place in the walk, cell and army, and the sums per army. */
+ * in order): each row number's cell and army, and the sums per army (each regiment reached by
+ * its slot, not by its row number). */
 static void walk(reader *r, const dod_world *w)
 {
-    for (uint32_t i = 0; i < r->n_slots; ++i)
-        r->slot[i] = (walked){ UINT32_MAX, 0, 0 };
     memset(r->health, 0, r->s->size.armies * sizeof(float));
     memset(r->mood, 0, r->s->size.armies * sizeof(float));
     memset(r->count, 0, r->s->size.armies * sizeof(uint32_t));
@@ -129,34 +128,34 @@ static void walk(reader *r, const dod_world *w)
     for (war_placed_begin(&it, w); war_placed_next(&it, &c);)
         for (uint32_t i = 0; i < c.n; ++i) {
             uint32_t item = (uint32_t)c.entities[i].bits, a = c.army[i].id;
-            if (item >= r->n_slots || a >= r->s->size.armies) {
+            if (r->n_walked >= r->n_rows || a >= r->s->size.armies) {
                 ++r->bad[INDEX];
                 continue;
             }
-            r->slot[item] = (walked){ r->n_walked++, c.location[i].cell, a };
+            r->row[r->n_walked++] = (walked){ c.location[i].cell, a };
             r->health[a] += war_get_at_health(w, item)->hp;
             r->mood[a] += war_get_at_mood(w, item)->value;
             r->count[a]++;
         }
 }
 
-/* Each walked regiment once: as many items as the walk met, each a slot the walk met, in the
- * row of its key, in walk order within its row. */
+/* Each walked regiment once: as many items as the walk met, each a row number of the walk, in
+ * the row of its key, in walk order (ascending) within its row. */
 static void check_index(reader *r, const dod_csr *idx, int by_army)
 {
-    if (idx->n_items != r->n_walked || dod_csr_check(idx, r->n_slots) != DOD_OK) {
+    if (idx->n_items != r->n_walked || dod_csr_check(idx, r->n_walked) != DOD_OK) {
         ++r->bad[INDEX];
         return;
     }
-    memset(r->seen, 0, r->n_slots * sizeof(uint32_t));
+    memset(r->seen, 0, r->n_walked * sizeof(uint32_t));
     for (uint32_t row = 0; row < idx->n_rows; ++row)
         for (uint32_t k = idx->offsets[row]; k < idx->offsets[row + 1]; ++k) {
             uint32_t item = idx->items[k];
-            const walked *e = &r->slot[item];
+            const walked *e = &r->row[item];
             uint32_t key = by_army ? e->army : e->cell;
-            r->bad[INDEX] += e->order == UINT32_MAX || key != row || r->seen[item] != 0;
+            r->bad[INDEX] += key != row || r->seen[item] != 0;
             r->seen[item] = 1;
-            r->bad[ORDER] += k > idx->offsets[row] && e->order <= r->slot[idx->items[k - 1]].order;
+            r->bad[ORDER] += k > idx->offsets[row] && item <= idx->items[k - 1];
         }
 }
 
@@ -176,11 +175,11 @@ static void check_armies(reader *r, const campaign_frame *f)
 
 /* The UI's muster of the cell where the frame's first listed regiment stands, against the walk
  * (the cell's regiments in walk order). */
-static void check_muster(reader *r, const campaign_frame *f)
+static void check_muster(reader *r, campaign_frame *f)
 {
     if (f->by_location->n_items == 0)
         return;
-    uint32_t cell = r->slot[f->by_location->items[0]].cell, n = 0;
+    uint32_t cell = r->row[f->by_location->items[0]].cell, n = 0;
     float hp = 0.0f, walked_hp = 0.0f;
     uint32_t listed = campaign_muster_at(f, cell, &hp);
     war_placed_cols c;
@@ -194,7 +193,7 @@ static void check_muster(reader *r, const campaign_frame *f)
     r->bad[REDUCE] += listed != n || hp != walked_hp;
 }
 
-static void check_routes(reader *r, const campaign_frame *f)
+static void check_routes(reader *r, campaign_frame *f)
 {
     for (uint32_t k = 0; k < ROUTES_PER_FRAME; ++k) {
         map_march o = campaign_order_march(&r->s->game, f, f->tick * 64 + r->id * 8 + k);
@@ -214,7 +213,7 @@ static void check_routes(reader *r, const campaign_frame *f)
 static void check_frame(void *arg, const dod_frame *held)
 {
     reader *r = (reader *)arg;
-    const campaign_frame f = campaign_frame_of(&r->s->ring, held);
+    campaign_frame f = campaign_frame_of(&r->s->game, &r->s->ring, held);
     uint64_t recorded = r->s->fingerprint[held->seq];
     r->bad[SEQ] += f.tick != held->seq;
     r->bad[INTACT] += fingerprint(&f) != recorded;
@@ -253,7 +252,7 @@ static dod_status stress_tick(stress *s, uint64_t t, long *busy)
         dod_frames_cancel(s->ring.frames, &next);
         return st;
     }
-    campaign_frame f = campaign_frame_of(&s->ring, &next);
+    campaign_frame f = campaign_frame_of(&s->game, &s->ring, &next);
     s->fingerprint[next.seq] = fingerprint(&f);
     return dod_frames_publish(s->ring.frames, &next);
 }
@@ -261,21 +260,21 @@ static dod_status stress_tick(stress *s, uint64_t t, long *busy)
 /* Returns how many reader threads started; all READERS are to be finished either way. */
 static uint32_t start_readers(stress *s, reader *r)
 {
-    uint32_t armies = s->size.armies, n_slots = slot_bound(s);
+    uint32_t armies = s->size.armies, n_rows = row_bound(s);
     for (uint32_t i = 0; i < READERS; ++i) {
-        r[i] = (reader){ .s = s, .id = i, .n_slots = n_slots };
+        r[i] = (reader){ .s = s, .id = i, .n_rows = n_rows };
         dod_graph_scratch_init(&r[i].scratch, NULL);
         r[i].strength = (float *)malloc(armies * sizeof(float));
         r[i].morale = (float *)malloc(armies * sizeof(float));
         r[i].health = (float *)malloc(armies * sizeof(float));
         r[i].mood = (float *)malloc(armies * sizeof(float));
         r[i].count = (uint32_t *)malloc(armies * sizeof(uint32_t));
-        r[i].slot = (walked *)malloc(n_slots * sizeof(walked));
-        r[i].seen = (uint32_t *)malloc(n_slots * sizeof(uint32_t));
+        r[i].row = (walked *)malloc(n_rows * sizeof(walked));
+        r[i].seen = (uint32_t *)malloc(n_rows * sizeof(uint32_t));
     }
     for (uint32_t i = 0; i < READERS; ++i)
         if (!r[i].strength || !r[i].morale || !r[i].health || !r[i].mood || !r[i].count ||
-            !r[i].slot || !r[i].seen ||
+            !r[i].row || !r[i].seen ||
             dod_graph_scratch_reserve(&r[i].scratch, map_cells(&s->game.map)) != DOD_OK ||
             dod__thread_start(&r[i].thread, reader_main, &r[i]) != 0)
             return i;
@@ -303,7 +302,7 @@ static void finish_readers(stress *s, reader *r, uint32_t started)
         free(r[i].health);
         free(r[i].mood);
         free(r[i].count);
-        free(r[i].slot);
+        free(r[i].row);
         free(r[i].seen);
     }
     for (int k = 0; k < N_KINDS; ++k)
@@ -327,11 +326,11 @@ static dod_entity *handles(const campaign *g, dod_entity *out)
 /* ---- the run the readers watch ---- */
 
 /* The fingerprint of the latest frame of r. */
-static uint64_t last_frame(const campaign_ring *r)
+static uint64_t last_frame(const campaign *g, const campaign_ring *r)
 {
     dod_frame last = { 0 };
     CHECK_OK(dod_frames_acquire(r->frames, &last));
-    campaign_frame f = campaign_frame_of(r, &last);
+    campaign_frame f = campaign_frame_of(g, r, &last);
     uint64_t h = last.data ? fingerprint(&f) : 0;
     CHECK_OK(dod_frames_release(r->frames, &last));
     return h;
@@ -382,7 +381,7 @@ static uint64_t watched_run(stress *s)
     CHECK(war_routed_count(s->game.live) > 0);
     CHECK(fallen > 0);
     free(mustered);
-    return last_frame(&s->ring);
+    return last_frame(&s->game, &s->ring);
 }
 
 /* ---- determinism: the same game, no readers, on every thread count ---- */
@@ -400,7 +399,7 @@ static uint64_t quiet_run(const size *z, uint32_t threads)
     if (st == DOD_OK)
         st = campaign_publish(&g, &ring, z->ticks);
     CHECK_OK(st);
-    uint64_t h = st == DOD_OK ? last_frame(&ring) : 0;
+    uint64_t h = st == DOD_OK ? last_frame(&g, &ring) : 0;
     campaign_ring_destroy(&ring);
     campaign_destroy(&g);
     return h;

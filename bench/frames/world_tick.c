@@ -81,7 +81,7 @@ static int timed_jobs(world_tick_bench *b, double *ms)
     dod_frame held = { 0 };
     if (dod_frames_acquire(b->ring.frames, &held) != DOD_OK)
         return 0;
-    campaign_frame f = campaign_frame_of(&b->ring, &held);
+    campaign_frame f = campaign_frame_of(&b->game, &b->ring, &held);
     double t0 = bench_now_ms();
     int ok = campaign_army_report(&f, &b->fields, b->strength, b->morale) == DOD_OK;
     double t1 = bench_now_ms();

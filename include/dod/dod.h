@@ -20,6 +20,7 @@
 #include <dod/world_core.h>
 #include <dod/world_cmds.h>
 #include <dod/world_systems.h>
+#include <dod/world_rows.h>
 #include <dod/world_index.h>
 #include <dod/world_io.h>
 #include <dod/world_typed.h>

@@ -6,6 +6,7 @@
  *   dod/world_cmds.h     command buffers: structural changes recorded on any thread, applied
  *                        at a sync point in a deterministic order, all or nothing
  *   dod/world_systems.h  systems on a deterministic parallel schedule
+ *   dod/world_rows.h     a query's rows read by row number: the fast read of an index's items
  *   dod/world_index.h    relation indexes (dod_csr) built from a component's key field
  *   dod/world_io.h       snapshots (dod_world_copy, frames of worlds) and checked world files
  *   dod/world_typed.h    the typed layer: DOD_WORLD, DOD_QUERY (macros that generate typed
@@ -17,6 +18,7 @@
 #include <dod/world_core.h>
 #include <dod/world_cmds.h>
 #include <dod/world_systems.h>
+#include <dod/world_rows.h>
 #include <dod/world_index.h>
 #include <dod/world_io.h>
 #include <dod/world_typed.h>

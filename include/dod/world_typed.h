@@ -1,7 +1,7 @@
 /* dod/world_typed.h: the typed layer of the world, the C form of the seed's templates.
  * Used through dod/world.h, which includes it after the headers whose calls the generated
- * functions make (world_core.h, world_cmds.h, world_index.h); on its own it only defines
- * macros and includes only dod/base.h.
+ * functions make (world_core.h, world_cmds.h, world_rows.h, world_index.h); on its own it only
+ * defines macros and includes only dod/base.h.
  *
  * A game declares its component types at global scope and lists them once:
  *     typedef struct position { float x, y; } position;
@@ -58,6 +58,8 @@
  *                                                  had it); DOD_E_UNDECLARED when no single
  *                                                  archetype has e's set plus position
  *       game_remove_position(w, e)                 dod_world_remove
+ *       position *game_row_position(&rows, item)   dod_world_row_get: by row number (an
+ *                                                  index's item, DOD_WORLD_INDEX_ROWS)
  *       position *game_get_at_position(w, item)    dod_world_get_at: by slot (an index's item)
  *       DOD_FIELD(&it, game, position)             dod_world_field, typed
  *       game_cmd_set_position(cb, e, &value)        dod_cmds_set, typed
@@ -382,9 +384,18 @@
     }                                                                                          \
     DOD__W_COMPONENT_AT(P, name)
 
-/* Per component, by a relation index's item (an entity slot, dod/world_index.h):
- *     position *game_get_at_position(w, item)    dod_world_get_at, typed (NULL likewise) */
+/* Per component, by a relation index's item (dod/world_index.h):
+ *     position *game_row_position(&rows, item)    dod_world_row_get, typed: a row number
+ *                                                 (DOD_WORLD_INDEX_ROWS) read through a
+ *                                                 dod_world_rows (NULL likewise)
+ *     position *game_get_at_position(w, item)     dod_world_get_at, typed: an entity slot */
 #define DOD__W_COMPONENT_AT(P, name)                                                           \
+    DOD__GENERATED DOD__W_T(name) *P##_row_##name(dod_world_rows *r, uint32_t row)             \
+    {                                                                                          \
+        return r ? (DOD__W_T(name) *)dod__world_row_elem(r, row, DOD_CID(P, name),             \
+                                                         sizeof(DOD__W_T(name)))               \
+                 : NULL;                                                                       \
+    }                                                                                          \
     DOD__GENERATED DOD__W_T(name) *P##_get_at_##name(const dod_world *w, uint32_t item)        \
     {                                                                                          \
         return (DOD__W_T(name) *)dod__world_get_at_sized(w, item, DOD_CID(P, name),            \

@@ -40,6 +40,8 @@
 #define FINISH_TASKS_PER_THREAD 4u /* partitions are uneven (long tails): smaller tasks balance */
 #define AHEAD_SPAN 64u             /* over many runs: items partitioned between fetches ahead */
 #define AHEAD_SPANS 4u             /* how many spans ahead their keys and values are fetched */
+#define AHEAD_RUN_ITEMS 65536u     /* runs this long on average stream on their own: no fetching
+                                      ahead (a fixed archetype's one block, 4 MiB blocks) */
 
 typedef struct layout {
     uint32_t shift, item_bits, n_parts, n_tasks, n_finish_tasks;
@@ -363,7 +365,9 @@ static void partition_task(void *arg, uint32_t t)
     dod__exec_share(c->job->n_items, c->l.n_tasks, t, &lo, &hi);
     c->bad[t] = 0;
     uint32_t run = dod__csr_run_of(c->job, lo), ahead = run;
-    const int many_runs = c->job->n_runs > 1; /* the world's blocks: fetch ahead (csr_job.h) */
+    /* Many short runs (the world's small blocks): fetch ahead (csr_job.h). */
+    const int many_runs = c->job->n_runs > 1 &&
+                          c->job->n_items / c->job->n_runs < AHEAD_RUN_ITEMS;
     for (uint32_t at = lo; at < hi; ++w) {
         uint32_t end = window_end(at, hi, c->l.item_bits);
         while (at < end) {

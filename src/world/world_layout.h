@@ -225,6 +225,23 @@ static inline int dod__world_same_declaration(const dod_world *a, const dod_worl
 
 /* Iteration (world_query.c). */
 
+/* 1 when archetype i is one of q's. */
+static inline int dod__query_matches(const dod_query *q, uint32_t i)
+{
+    return (int)(q->archetypes[i / 64] >> (i % 64) & 1u);
+}
+
+/* The size of `component` in w's archetypes (they all agree), 0 when none has it. */
+static inline size_t dod__world_component_size(const dod_world *w, uint32_t component)
+{
+    for (uint32_t i = 0; i < w->n_archetypes; ++i) {
+        const dod__world_field *f = &w->arch[i].place->fields[component];
+        if (f->offset)
+            return f->size;
+    }
+    return 0;
+}
+
 /* Put *it on rows first_row .. first_row + n - 1 of block `block` of `archetype` (all in
  * range, n > 0), as one step of dod_world_next would put it on a whole block: n, archetype,
  * entities and dod_world_field then cover those rows only. dod_world_next on it ends the
