@@ -7226,7 +7226,17 @@ dod_entity dod_cmds_resolve(const dod_cmds *cb, dod_entity e)
 /* ---- src/world/world_cmds_apply.c ---- */
 /* dod_world_apply: check that the buffers fit the world, reserve every block and slot their
  * commands need (all or nothing), carry the commands out through the world's own calls, which
- * then cannot fail, and free at the end the blocks the same direct calls would have freed. */
+ * then cannot fail, and free at the end the blocks the same direct calls would have freed.
+ * The memory a command touches is fetched ahead while earlier commands run (see apply_buffer). */
+
+/* Commands ahead of the one carried out: its slot is fetched SLOT_AHEAD records ahead, its row's
+ * cells (read from the slot then in cache) ROW_AHEAD records ahead. A move or despawn of a
+ * random entity among millions touches some ten lines (its slot, a line per column, the slot of
+ * the row swapped into its place), each a memory latency when they come one after another;
+ * fetched ahead, the commands' misses overlap. Measured: moves of 2% of 6M entities went from
+ * about 300 ns a command to ... (docs/world-measurements.md, "Applying commands"). */
+#define SLOT_AHEAD 16u
+#define ROW_AHEAD 8u
 
 static int apply_same_declaration(const dod_world *w, const dod_cmds *cb)
 {
@@ -7357,17 +7367,87 @@ static void apply_set(apply_state *ap, dod_entity e, const dod__cmd *c)
     }
 }
 
+/* The slot c names, when it is a real handle's (a provisional one's entity does not exist yet):
+ * NULL for a spawn. */
+static const uint64_t *named_slot(const dod_world *w, const dod__cmd *c)
+{
+    if (c->op == DOD__CMD_SPAWN)
+        return NULL;
+    dod_entity e = dod__cmd_entity(c);
+    uint32_t index = (uint32_t)e.bits;
+    return dod__cmds_provisional(e) || index >= w->head.n_slots ? NULL : &w->head.slots[index];
+}
+
+/* c is ROW_AHEAD records ahead: fetch the cells it will touch, where its entity's slot says its
+ * row is now (a hint: earlier commands may still move the row): a set's element, or a move's or
+ * a despawn's every column and id; and, for those, the slot of the entity that the archetype's
+ * swap-remove will move then (the row ROW_AHEAD before the end, should every command between
+ * remove a row of this archetype: the common case, a system's routs or deaths). */
+static void fetch_row(const dod_world *w, const dod__cmd *c)
+{
+    const uint64_t *s = named_slot(w, c);
+    if (!s || !(*s & 1u))
+        return;
+    const dod__world_arch *a = &w->arch[dod__world_slot_arch(*s)];
+    const dod__world_place *p = a->place;
+    uint64_t loc = dod__world_slot_loc(*s);
+    uint32_t b = (uint32_t)(loc >> p->shift), row = (uint32_t)loc & p->row_mask;
+    if (b >= a->n_open)
+        return;
+    unsigned char *block = p->blocks[b];
+    uint32_t scale = dod__world_scale(p, b);
+    if (c->op == DOD__CMD_SET) {
+        const dod__world_field *f = &p->fields[c->id];
+        if (f->offset)
+            DOD__PREFETCH(dod__world_elem(block, f->offset, scale, row, f->size));
+        return;
+    }
+    DOD__PREFETCH(dod__world_ids(block) + row);
+    for (uint32_t k = 0; k < a->n_cols; ++k)
+        DOD__PREFETCH(dod__world_elem(block, a->cols[k].offset, scale, row, a->cols[k].size));
+    if (a->tail > ROW_AHEAD) {
+        uint64_t moved = dod__world_ids(a->end_block)[a->tail - 1 - ROW_AHEAD].bits;
+        DOD__PREFETCH(&w->head.slots[(uint32_t)moved]);
+    }
+}
+
+/* The record after c, or end. */
+static const dod__cmd *next_or_end(const dod__cmd *c, const dod__cmd *end)
+{
+    return c == end ? end : dod__cmd_next(c);
+}
+
 /* One buffer's commands in recording order. The k-th spawn's real handle goes to
  * cb->spawned[k]; a provisional handle names the one its spawn got (earlier in the same
- * buffer, so already there). */
+ * buffer, so already there). Two cursors run ahead of the command carried out, fetching what
+ * the commands there will touch (SLOT_AHEAD, ROW_AHEAD). */
 static void apply_buffer(apply_state *ap, dod_cmds *cb)
 {
     cb->applied = 1;
     if (cb->n_bytes == 0)
         return;
     dod_entity *spawned = cb->spawned;
-    for (const dod__cmd *c = dod__cmds_first(cb), *end = dod__cmds_end(cb); c != end;
-         c = dod__cmd_next(c)) {
+    const dod__cmd *end = dod__cmds_end(cb), *row_ahead = dod__cmds_first(cb), *slot_ahead;
+    for (uint32_t k = 0; k < ROW_AHEAD; ++k)
+        row_ahead = next_or_end(row_ahead, end);
+    slot_ahead = row_ahead;
+    for (uint32_t k = ROW_AHEAD; k < SLOT_AHEAD; ++k) {
+        const uint64_t *s = slot_ahead != end ? named_slot(ap->w, slot_ahead) : NULL;
+        if (s)
+            DOD__PREFETCH(s);
+        slot_ahead = next_or_end(slot_ahead, end);
+    }
+    for (const dod__cmd *c = dod__cmds_first(cb); c != end; c = dod__cmd_next(c)) {
+        if (slot_ahead != end) {
+            const uint64_t *s = named_slot(ap->w, slot_ahead);
+            if (s)
+                DOD__PREFETCH(s);
+            slot_ahead = dod__cmd_next(slot_ahead);
+        }
+        if (row_ahead != end) {
+            fetch_row(ap->w, row_ahead);
+            row_ahead = dod__cmd_next(row_ahead);
+        }
         if (c->op == DOD__CMD_SPAWN) {
             apply_spawn(ap, c, spawned++);
             continue;
@@ -7410,6 +7490,8 @@ dod_status dod_world_apply(dod_world *w, dod_cmds *buffers, uint32_t n_buffers,
         *result = ap.result;
     return DOD_OK;
 }
+#undef SLOT_AHEAD
+#undef ROW_AHEAD
 /* ---- end of src/world/world_cmds_apply.c ---- */
 
 /* ---- src/world/world_cmds_plan.c ---- */
@@ -9663,7 +9745,8 @@ dod_entity dod_world_row_entity(dod_world_rows *r, uint32_t row)
 
 /* ---- src/world/world_run.c ---- */
 /* Running a schedule: per phase, the task list cut from the world as it is, the jobs the
- * executor runs, and the commands applied after the phase. The lists are kept and reused. */
+ * executor runs, and the commands applied after the phase; a step between phases is called with
+ * the world. The lists are kept and reused. */
 /* ---- src/world/world_schedule.h ---- */
 /* The schedule's private layout, shared by src/world/world_schedule.c (create, validation, phases)
  * and src/world/world_run.c (tasks, jobs, running and applying). Not installed. */
@@ -9675,23 +9758,30 @@ dod_entity dod_world_row_entity(dod_world_rows *r, uint32_t row)
 
 typedef struct dod__sched_system {
     dod_query query;               /* the archetypes it runs over */
-    dod_system_fn fn;
+    dod_system_fn fn;              /* NULL for a step */
+    dod_step_fn step;              /* a step's function, else NULL */
     void *ctx;
     void (*typed_fn)(void);
     uint32_t flags;
     uint32_t phase;
+    uint32_t rank;                 /* among its phase's recording systems, in order (those that
+                                      record: DOD_SYSTEM_COMMANDS) */
     uint64_t writes[DOD__SCHED_WORDS]; /* components it writes */
     uint64_t reads[DOD__SCHED_WORDS];  /* components it reads: `all` less writes, and lookups */
 } dod__sched_system;
 
+#define DOD__SCHED_FUSED UINT32_MAX /* a task's system: every system of the phase matching it */
+
 typedef struct dod__sched_task { /* rows first_row .. first_row + n - 1 of a block */
-    uint32_t system, archetype, block, first_row, n;
-    uint32_t index;              /* within its system, in block-and-row order */
+    uint32_t system;             /* its system, or DOD__SCHED_FUSED */
+    uint32_t archetype, block, first_row, n;
+    uint32_t index;              /* within its system, in block-and-row order; a fused task's
+                                    within its archetype (a system's index adds the tasks of
+                                    the archetypes before it that the system matches) */
 } dod__sched_task;
 
 typedef struct dod__sched_job {  /* what the executor runs: tasks first .. first + n - 1 */
     uint32_t first, n;
-    uint32_t buffer;             /* its command buffer, or UINT32_MAX when it records none */
     dod_status status;           /* a failure its tasks reported (dod_system_task.status) */
 } dod__sched_job;
 
@@ -9706,12 +9796,20 @@ struct dod_schedule {
     uint32_t *phase_first;       /* phase p holds systems phase_first[p] .. phase_first[p + 1] - 1 */
     size_t bytes;                /* of the schedule's allocation */
     /* Reused from run to run (world_run.c): */
+    int fused;                   /* one pass over a task's rows runs every system of the
+                                    phase that matches them (not DOD_SCHEDULE_PASS_PER_SYSTEM) */
     dod__sched_task *tasks;
     uint32_t task_cap;
     dod__sched_job *jobs;
     uint32_t job_cap;
-    dod_cmds *buffers;           /* buffer_cap buffers, every one initialised: one per job of
-                                    the recording system of a phase, cleared after its apply */
+    uint32_t *task_base;         /* fused: [system of the phase][archetype], the system's tasks in
+                                    the archetypes before it */
+    uint32_t task_base_cap;
+    dod_cmds *buffers;           /* buffer_cap buffers, every one initialised: a phase's job j
+                                    records for its recording system of rank r into buffer
+                                    r * n_jobs + j (so that applying them in order applies
+                                    system by system, then task by task); cleared after the
+                                    apply */
     uint32_t buffer_cap;
 };
 
@@ -9769,115 +9867,245 @@ void dod__sched_free_lists(dod_schedule *s)
     dod__free(&s->alloc, s->buffers, (size_t)s->buffer_cap * sizeof(dod_cmds));
     dod__free(&s->alloc, s->tasks, (size_t)s->task_cap * sizeof *s->tasks);
     dod__free(&s->alloc, s->jobs, (size_t)s->job_cap * sizeof *s->jobs);
+    dod__free(&s->alloc, s->task_base, (size_t)s->task_base_cap * sizeof *s->task_base);
     s->tasks = NULL;
     s->jobs = NULL;
+    s->task_base = NULL;
     s->buffers = NULL;
-    s->task_cap = s->job_cap = s->buffer_cap = 0;
+    s->task_cap = s->job_cap = s->task_base_cap = s->buffer_cap = 0;
 }
 
 static int system_matches(const dod__sched_system *sys, uint32_t archetype)
 {
-    return (int)(sys->query.archetypes[archetype / 64] >> (archetype % 64) & 1u);
+    return dod__query_matches(&sys->query, archetype);
 }
 
-/* Tasks of phase p in the world as it is: per system, per matched archetype, per block
- * holding rows, one task per task_rows rows from the block's start. */
-static uint64_t count_tasks_of_phase(const dod_schedule *s, const dod_world *w, uint32_t p)
+/* 1 when sys runs in its phase's one pass (the schedule fuses, and sys is not sequential). */
+static int in_one_pass(const dod_schedule *s, const dod__sched_system *sys)
+{
+    return s->fused && !(sys->flags & DOD_SYSTEM_SEQUENTIAL);
+}
+
+/* 1 when some system of phase p that runs in the one pass matches archetype k. */
+static int one_pass_matches(const dod_schedule *s, uint32_t p, uint32_t k)
+{
+    for (uint32_t i = s->phase_first[p]; i < s->phase_first[p + 1]; ++i)
+        if (in_one_pass(s, &s->systems[i]) && system_matches(&s->systems[i], k))
+            return 1;
+    return 0;
+}
+
+/* Tasks of a pass over the rows of a: per block holding rows, one per task_rows rows. */
+static uint64_t tasks_of_archetype(const dod_schedule *s, const dod__world_arch *a)
 {
     uint64_t n = 0;
-    for (uint32_t i = s->phase_first[p]; i < s->phase_first[p + 1]; ++i)
-        for (uint32_t k = 0; k < w->n_archetypes; ++k) {
-            const dod__world_arch *a = &w->arch[k];
-            if (!system_matches(&s->systems[i], k))
-                continue;
-            for (uint32_t b = 0; b < dod__world_used_blocks(a); ++b)
-                n += (dod__world_block_rows(a, b) + (uint64_t)s->task_rows - 1) / s->task_rows;
-        }
+    for (uint32_t b = 0; b < dod__world_used_blocks(a); ++b)
+        n += (dod__world_block_rows(a, b) + (uint64_t)s->task_rows - 1) / s->task_rows;
     return n;
 }
 
-/* Write phase p's tasks and jobs (the lists hold them); returns the number of jobs, and in
- * *n_buffers the number of command buffers they record into (one per job of a system that
- * records commands). A job is consecutive tasks of one system holding at most task_rows rows
- * together, or every task of a sequential system. */
-static uint32_t fill_tasks_of_phase(dod_schedule *s, const dod_world *w, uint32_t p,
-                                    uint32_t *n_buffers)
+/* Tasks of phase p in the world as it is: those of the one pass over every archetype its
+ * systems match, then those of each system with a pass of its own. */
+static uint64_t count_tasks_of_phase(const dod_schedule *s, const dod_world *w, uint32_t p)
 {
-    uint32_t n_tasks = 0, n_jobs = 0;
-    *n_buffers = 0;
+    uint64_t n = 0;
+    for (uint32_t k = 0; s->fused && k < w->n_archetypes; ++k)
+        if (one_pass_matches(s, p, k))
+            n += tasks_of_archetype(s, &w->arch[k]);
     for (uint32_t i = s->phase_first[p]; i < s->phase_first[p + 1]; ++i) {
         const dod__sched_system *sys = &s->systems[i];
-        int sequential = (sys->flags & DOD_SYSTEM_SEQUENTIAL) != 0;
-        int records = (sys->flags & DOD_SYSTEM_COMMANDS) != 0;
-        uint32_t index = 0, job_rows = 0, job_open = 0;
-        for (uint32_t k = 0; k < w->n_archetypes; ++k) {
-            const dod__world_arch *a = &w->arch[k];
-            if (!system_matches(sys, k))
-                continue;
-            for (uint32_t b = 0; b < dod__world_used_blocks(a); ++b) {
-                uint32_t rows = dod__world_block_rows(a, b);
-                for (uint32_t first = 0; first < rows; first += s->task_rows) {
-                    uint32_t n = rows - first < s->task_rows ? rows - first : s->task_rows;
-                    dod__sched_task *t = &s->tasks[n_tasks];
-                    t->system = i, t->archetype = k, t->block = b;
-                    t->first_row = first, t->n = n, t->index = index++;
-                    if (!job_open || (!sequential && job_rows + n > s->task_rows)) {
-                        dod__sched_job *j = &s->jobs[n_jobs++];
-                        j->first = n_tasks, j->n = 0, j->status = DOD_OK;
-                        j->buffer = records ? (*n_buffers)++ : UINT32_MAX;
-                        job_open = 1, job_rows = 0;
-                    }
-                    s->jobs[n_jobs - 1].n++;
-                    job_rows += n;
-                    n_tasks++;
-                }
+        for (uint32_t k = 0; !in_one_pass(s, sys) && k < w->n_archetypes; ++k)
+            if (system_matches(sys, k))
+                n += tasks_of_archetype(s, &w->arch[k]);
+    }
+    return n;
+}
+
+/* Where a phase's tasks and jobs are being written. A job is consecutive tasks of one pass
+ * holding at most task_rows rows together, or every task of a sequential system. */
+typedef struct task_writer {
+    dod_schedule *s;
+    uint32_t n_tasks, n_jobs;
+    uint32_t job_rows;
+    int job_open, sequential;
+} task_writer;
+
+/* A new pass (a system's, or the phase's one pass): its first task opens a job. */
+static void start_pass(task_writer *tw, int sequential)
+{
+    tw->job_open = 0;
+    tw->sequential = sequential;
+}
+
+/* The tasks of `system` (or DOD__SCHED_FUSED) over archetype k's rows, indexes from *index on;
+ * returns how many. */
+static uint32_t write_tasks(task_writer *tw, const dod_world *w, uint32_t system, uint32_t k,
+                            uint32_t *index)
+{
+    dod_schedule *s = tw->s;
+    const dod__world_arch *a = &w->arch[k];
+    uint32_t written = 0;
+    for (uint32_t b = 0; b < dod__world_used_blocks(a); ++b) {
+        uint32_t rows = dod__world_block_rows(a, b);
+        for (uint32_t first = 0; first < rows; first += s->task_rows) {
+            uint32_t n = rows - first < s->task_rows ? rows - first : s->task_rows;
+            dod__sched_task *t = &s->tasks[tw->n_tasks];
+            t->system = system, t->archetype = k, t->block = b;
+            t->first_row = first, t->n = n, t->index = (*index)++;
+            if (!tw->job_open || (!tw->sequential && tw->job_rows + n > s->task_rows)) {
+                dod__sched_job *j = &s->jobs[tw->n_jobs++];
+                j->first = tw->n_tasks, j->n = 0, j->status = DOD_OK;
+                tw->job_open = 1, tw->job_rows = 0;
+            }
+            s->jobs[tw->n_jobs - 1].n++;
+            tw->job_rows += n;
+            tw->n_tasks++;
+            written++;
+        }
+    }
+    return written;
+}
+
+/* Write phase p's tasks and jobs (the lists hold them): the one pass, archetype by archetype
+ * (each archetype's tasks indexed from 0, and the table of each system's tasks before each
+ * archetype filled), then each system with a pass of its own. Returns the number of jobs. */
+static uint32_t fill_tasks_of_phase(dod_schedule *s, const dod_world *w, uint32_t p)
+{
+    task_writer tw = { s, 0, 0, 0, 0, 0 };
+    uint32_t first = s->phase_first[p], n_arch = w->n_archetypes;
+    if (s->fused) {
+        start_pass(&tw, 0);
+        for (uint32_t i = first; i < s->phase_first[p + 1]; ++i)
+            s->task_base[(size_t)(i - first) * n_arch] = 0;
+        for (uint32_t k = 0; k < n_arch; ++k) {
+            uint32_t index = 0, n = 0;
+            if (one_pass_matches(s, p, k))
+                n = write_tasks(&tw, w, DOD__SCHED_FUSED, k, &index);
+            for (uint32_t i = first; k + 1 < n_arch && i < s->phase_first[p + 1]; ++i) {
+                uint32_t *base = &s->task_base[(size_t)(i - first) * n_arch + k];
+                base[1] = base[0] + (system_matches(&s->systems[i], k) ? n : 0);
             }
         }
     }
-    return n_jobs;
+    for (uint32_t i = first; i < s->phase_first[p + 1]; ++i) {
+        const dod__sched_system *sys = &s->systems[i];
+        if (in_one_pass(s, sys))
+            continue;
+        uint32_t index = 0;
+        start_pass(&tw, (sys->flags & DOD_SYSTEM_SEQUENTIAL) != 0);
+        for (uint32_t k = 0; k < n_arch; ++k)
+            if (system_matches(sys, k))
+                write_tasks(&tw, w, i, k, &index);
+    }
+    return tw.n_jobs;
 }
 
 typedef struct sched_run_ctx {
-    dod_schedule *s;    /* a job writes only its own status */
+    dod_schedule *s;    /* a job writes only its own status and buffers */
     const dod_world *w;
+    uint32_t phase, n_jobs;
 } sched_run_ctx;
 
-/* One job: its tasks in order, each a call of its system's fn. */
-static void run_sched_job(void *arg, uint32_t index)
+/* One call of system i over a task's rows, as its task number `index`, in job j. */
+static void run_system(const sched_run_ctx *c, uint32_t i, const dod__sched_task *task,
+                       uint32_t index, uint32_t j)
+{
+    const dod__sched_system *sys = &c->s->systems[i];
+    dod_system_task t;
+    dod__world_iter_rows(&t.rows, c->w, task->archetype, task->block, task->first_row, task->n);
+    t.world = c->w;
+    t.cmds = sys->flags & DOD_SYSTEM_COMMANDS ? &c->s->buffers[(size_t)sys->rank * c->n_jobs + j]
+                                            : NULL;
+    t.status = &c->s->jobs[j].status;
+    t.ctx = sys->ctx;
+    t.typed_fn = sys->typed_fn;
+    t.system = i;
+    t.task = index;
+    sys->fn(&t);
+}
+
+/* One job: its tasks in order; a task of the one pass runs every system of the phase in the
+ * pass that matches its archetype, in system order. */
+static void run_sched_job(void *arg, uint32_t j)
 {
     const sched_run_ctx *c = (const sched_run_ctx *)arg;
-    dod__sched_job *j = &c->s->jobs[index];
-    dod_system_task t;
-    for (uint32_t k = j->first; k < j->first + j->n; ++k) {
-        const dod__sched_task *task = &c->s->tasks[k];
-        const dod__sched_system *sys = &c->s->systems[task->system];
-        dod__world_iter_rows(&t.rows, c->w, task->archetype, task->block, task->first_row,
-                             task->n);
-        t.world = c->w;
-        t.cmds = j->buffer != UINT32_MAX ? &c->s->buffers[j->buffer] : NULL;
-        t.status = &j->status;
-        t.ctx = sys->ctx;
-        t.typed_fn = sys->typed_fn;
-        t.system = task->system;
-        t.task = task->index;
-        sys->fn(&t);
+    const dod_schedule *s = c->s;
+    const dod__sched_job *job = &s->jobs[j];
+    uint32_t first = s->phase_first[c->phase], end = s->phase_first[c->phase + 1];
+    for (uint32_t k = job->first; k < job->first + job->n; ++k) {
+        const dod__sched_task *task = &s->tasks[k];
+        if (task->system != DOD__SCHED_FUSED) {
+            run_system(c, task->system, task, task->index, j);
+            continue;
+        }
+        for (uint32_t i = first; i < end; ++i) {
+            const dod__sched_system *sys = &s->systems[i];
+            if (!in_one_pass(s, sys) || !system_matches(sys, task->archetype))
+                continue;
+            uint32_t before =
+                s->task_base[(size_t)(i - first) * c->w->n_archetypes + task->archetype];
+            run_system(c, i, task, before + task->index, j);
+        }
     }
 }
 
+/* The recording systems of phase p. */
+static uint32_t recorders_of_phase(const dod_schedule *s, uint32_t p)
+{
+    uint32_t n = 0;
+    for (uint32_t i = s->phase_first[p]; i < s->phase_first[p + 1]; ++i)
+        n += (s->systems[i].flags & DOD_SYSTEM_COMMANDS) != 0;
+    return n;
+}
+
 /* Cut phase p into tasks and jobs, growing the lists and the buffers it needs (nothing has
- * run on failure). */
+ * run on failure); *n_buffers: n_jobs for each recording system. */
 static dod_status plan_sched_phase(dod_schedule *s, const dod_world *w, uint32_t p,
                                    uint32_t *n_jobs, uint32_t *n_buffers)
 {
     uint64_t n = count_tasks_of_phase(s, w, p);
+    uint64_t bases = s->fused ? (uint64_t)(s->phase_first[p + 1] - s->phase_first[p]) *
+                                    w->n_archetypes
+                              : 0;
     DOD__REFUSE_IF(n >= UINT32_MAX, DOD_E_OVERFLOW);
     dod_status st = grow_list(&s->alloc, (void **)&s->tasks, &s->task_cap, (uint32_t)n, sizeof *s->tasks);
     if (st == DOD_OK) /* at most one job a task */
         st = grow_list(&s->alloc, (void **)&s->jobs, &s->job_cap, (uint32_t)n, sizeof *s->jobs);
+    if (st == DOD_OK) /* at most 256 archetypes for each of fewer than 2^32 systems: fits */
+        st = grow_list(&s->alloc, (void **)&s->task_base, &s->task_base_cap, (uint32_t)bases,
+                       sizeof *s->task_base);
     if (st != DOD_OK)
         return st;
-    *n_jobs = fill_tasks_of_phase(s, w, p, n_buffers);
+    *n_jobs = fill_tasks_of_phase(s, w, p);
+    uint64_t buffers = (uint64_t)recorders_of_phase(s, p) * *n_jobs;
+    DOD__REFUSE_IF(buffers >= UINT32_MAX, DOD_E_OVERFLOW);
+    *n_buffers = (uint32_t)buffers;
     return grow_buffers(s, *n_buffers);
+}
+
+/* Run phase p's systems and apply what they recorded (in buffer order: system by system, then
+ * job by job); *sum gains what the apply did. */
+static dod_status run_phase(dod_schedule *s, dod_world *w, uint32_t p, const dod_executor *exec,
+                            dod_apply_result *sum)
+{
+    uint32_t n_jobs = 0, n_buffers = 0;
+    dod_status st = plan_sched_phase(s, w, p, &n_jobs, &n_buffers);
+    if (st != DOD_OK)
+        return st;
+    sched_run_ctx c = { s, w, p, n_jobs };
+    dod__exec_run(exec, n_jobs, run_sched_job, &c);
+    for (uint32_t j = 0; j < n_jobs && st == DOD_OK; ++j)
+        st = s->jobs[j].status; /* the first a system reported, in job order */
+    if (n_buffers == 0)
+        return st;
+    /* On a failure the world is as it was before the apply, and the commands are dropped. */
+    dod_apply_result r = { 0, 0, 0 };
+    if (st == DOD_OK)
+        st = dod_world_apply(w, s->buffers, n_buffers, &r);
+    for (uint32_t i = 0; i < n_buffers; ++i)
+        dod_cmds_clear(&s->buffers[i]);
+    sum->applied += r.applied, sum->skipped += r.skipped, sum->missing += r.missing;
+    return st;
 }
 
 dod_status dod_schedule_run(dod_schedule *s, dod_world *w, const dod_executor *exec,
@@ -9886,27 +10114,11 @@ dod_status dod_schedule_run(dod_schedule *s, dod_world *w, const dod_executor *e
     DOD__REFUSE_IF(!s || !w, DOD_E_INVALID);
     DOD__REFUSE_IF(w != s->world || w->head.tag_hi != s->tag_hi, DOD_E_INVALID);
     DOD__REFUSE_IF(!dod__exec_usable(exec), DOD_E_INVALID);
-    sched_run_ctx c = { s, w };
     dod_apply_result sum = { 0, 0, 0 };
     dod_status st = DOD_OK;
     for (uint32_t p = 0; p < s->n_phases && st == DOD_OK; ++p) {
-        uint32_t n_jobs = 0, n_buffers = 0;
-        st = plan_sched_phase(s, w, p, &n_jobs, &n_buffers);
-        if (st != DOD_OK)
-            break;
-        dod__exec_run(exec, n_jobs, run_sched_job, &c);
-        for (uint32_t j = 0; j < n_jobs && st == DOD_OK; ++j)
-            st = s->jobs[j].status; /* the first a system reported, in task order */
-        if (n_buffers == 0)
-            continue;
-        /* The phase's recording system is its last; its buffers in job order. On a failure
-         * the world is as it was before the apply, and the commands are dropped. */
-        dod_apply_result r = { 0, 0, 0 };
-        if (st == DOD_OK)
-            st = dod_world_apply(w, s->buffers, n_buffers, &r);
-        for (uint32_t i = 0; i < n_buffers; ++i)
-            dod_cmds_clear(&s->buffers[i]);
-        sum.applied += r.applied, sum.skipped += r.skipped, sum.missing += r.missing;
+        const dod__sched_system *first = &s->systems[s->phase_first[p]];
+        st = first->step ? first->step(w, exec, first->ctx) : run_phase(s, w, p, exec, &sum);
     }
     if (result)
         *result = sum;
@@ -10167,7 +10379,8 @@ dod_status dod_world_save_mem(const dod_world *w, void *buf, size_t size)
 /* The schedule: its systems validated and copied, grouped into phases at create; destroy and
  * introspection. Running it is src/world/world_run.c. */
 
-#define KNOWN_FLAGS (DOD_SYSTEM_COMMANDS | DOD_SYSTEM_SEQUENTIAL)
+#define KNOWN_FLAGS (DOD_SYSTEM_COMMANDS | DOD_SYSTEM_SEQUENTIAL | DOD_SYSTEM_NEW_PHASE)
+#define KNOWN_SCHEDULE_FLAGS DOD_SCHEDULE_PASS_PER_SYSTEM
 
 static int sched_has_bit(const uint64_t *bits, uint32_t id)
 {
@@ -10197,9 +10410,23 @@ static dod_status sched_bits_of(const dod_world *w, const uint32_t *ids, uint32_
     return DOD_OK;
 }
 
-/* Check one system's desc and fill *out (all but its phase). */
+/* A step's desc: its function, its ctx, nothing else. */
+static dod_status take_step_desc(const dod_system_desc *d, dod__sched_system *out)
+{
+    DOD__REFUSE_IF(d->fn || d->typed_fn || d->flags, DOD_E_INVALID);
+    DOD__REFUSE_IF(d->all || d->n_all || d->none || d->n_none, DOD_E_INVALID);
+    DOD__REFUSE_IF(d->writes || d->n_writes || d->reads || d->n_reads, DOD_E_INVALID);
+    memset(out, 0, sizeof *out);
+    out->step = d->step;
+    out->ctx = d->ctx;
+    return DOD_OK;
+}
+
+/* Check one system's desc and fill *out (all but its phase and rank). */
 static dod_status take_system_desc(const dod_world *w, const dod_system_desc *d, dod__sched_system *out)
 {
+    if (d->step)
+        return take_step_desc(d, out);
     DOD__REFUSE_IF(!d->fn, DOD_E_INVALID);
     DOD__REFUSE_IF(!d->all && d->n_all > 0, DOD_E_INVALID);
     DOD__REFUSE_IF(!d->none && d->n_none > 0, DOD_E_INVALID);
@@ -10243,22 +10470,28 @@ static int systems_conflict(const dod__sched_system *a, const dod__sched_system 
 }
 
 /* Greedy, in system order: a system joins the current phase when it conflicts with none of
- * its systems and no system in it records commands (one that does closes the phase). */
+ * its systems, is not flagged DOD_SYSTEM_NEW_PHASE and the phase is not a step's (a step is
+ * a phase alone). Each recording system gets its rank among its phase's. */
 static void form_sched_phases(dod_schedule *s)
 {
-    uint32_t first = 0; /* the current phase's first system */
+    uint32_t first = 0, recording = 0; /* the current phase's first system; its recorders */
     int closed = 0;
     s->n_phases = 0;
     for (uint32_t i = 0; i < s->n_systems; ++i) {
-        int join = s->n_phases > 0 && !closed;
+        dod__sched_system *sys = &s->systems[i];
+        int join = s->n_phases > 0 && !closed && !sys->step &&
+                   !(sys->flags & DOD_SYSTEM_NEW_PHASE);
         for (uint32_t j = first; join && j < i; ++j)
-            join = !systems_conflict(&s->systems[i], &s->systems[j]);
+            join = !systems_conflict(sys, &s->systems[j]);
         if (!join) {
             s->phase_first[s->n_phases++] = i;
             first = i;
+            recording = 0;
         }
-        s->systems[i].phase = s->n_phases - 1;
-        closed = (s->systems[i].flags & DOD_SYSTEM_COMMANDS) != 0;
+        sys->phase = s->n_phases - 1;
+        if (sys->flags & DOD_SYSTEM_COMMANDS)
+            sys->rank = recording++;
+        closed = sys->step != NULL;
     }
     s->phase_first[s->n_phases] = s->n_systems;
 }
@@ -10268,6 +10501,7 @@ dod_status dod_schedule_create(dod_schedule **s, const dod_world *w, const dod_s
     DOD__REFUSE_IF(!s || !w || !desc, DOD_E_INVALID);
     DOD__REFUSE_IF(!desc->systems && desc->n_systems > 0, DOD_E_INVALID);
     DOD__REFUSE_IF(desc->task_rows % 16 != 0, DOD_E_INVALID);
+    DOD__REFUSE_IF(desc->flags & ~KNOWN_SCHEDULE_FLAGS, DOD_E_INVALID);
     /* One allocation: the schedule, its systems, the phase starts (n_systems + 1). */
     size_t head = 0, systems = 0, phases = 0, bytes = 0;
     DOD__REFUSE_IF(!dod__align_up(sizeof(dod_schedule), &head), DOD_E_OVERFLOW);
@@ -10287,6 +10521,7 @@ dod_status dod_schedule_create(dod_schedule **s, const dod_world *w, const dod_s
     out->tag_hi = w->head.tag_hi;
     out->n_systems = desc->n_systems;
     out->task_rows = desc->task_rows ? desc->task_rows : DOD_SCHEDULE_TASK_ROWS;
+    out->fused = (desc->flags & DOD_SCHEDULE_PASS_PER_SYSTEM) == 0;
     out->systems = (dod__sched_system *)(void *)(mem + head);
     out->phase_first = (uint32_t *)(void *)(mem + head + systems);
     for (uint32_t i = 0; i < desc->n_systems; ++i) {
@@ -10320,6 +10555,7 @@ uint32_t dod_schedule_phase_of(const dod_schedule *s, uint32_t system)
     return s && system < s->n_systems ? s->systems[system].phase : UINT32_MAX;
 }
 #undef KNOWN_FLAGS
+#undef KNOWN_SCHEDULE_FLAGS
 /* ---- end of src/world/world_schedule.c ---- */
 
 /* ---- src/world/world_storage.c ---- */

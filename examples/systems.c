@@ -103,11 +103,12 @@ static dod_status make(dod_world **w, dod_schedule **s, float *dt)
     /* movement and burn write different components: one phase, run at the same time. die
      * reads health, which burn writes: the next phase. */
     const dod_system_desc systems[3] = {
-        { "movement", movement, dt, NULL, pv, 2, NULL, 0, p, 1, NULL, 0, 0 },
-        { "burn", burn, NULL, NULL, h, 1, NULL, 0, h, 1, NULL, 0, 0 },
-        { "die", die, NULL, NULL, ph, 2, NULL, 0, NULL, 0, NULL, 0, DOD_SYSTEM_COMMANDS },
+        { .name = "movement", .fn = movement, .ctx = dt, .all = pv, .n_all = 2, .writes = p,
+          .n_writes = 1 },
+        { .name = "burn", .fn = burn, .all = h, .n_all = 1, .writes = h, .n_writes = 1 },
+        { .name = "die", .fn = die, .all = ph, .n_all = 2, .flags = DOD_SYSTEM_COMMANDS },
     };
-    dod_schedule_desc sd = { systems, 3, 0, NULL };
+    dod_schedule_desc sd = { .systems = systems, .n_systems = 3 };
     if (st == DOD_OK)
         st = dod_schedule_create(s, *w, &sd);
     return st;

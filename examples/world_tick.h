@@ -5,16 +5,16 @@
  *
  * A regiment is an entity of one of two archetypes, declared once: marching {location, army,
  * health, mood, speed}, or routed, the same without speed (a routed regiment does not march).
- * A tick runs six systems on a schedule, which groups them into four phases by what they write
+ * A tick runs six systems on a schedule, which groups them into two phases by what they write
  * and read (the lists below):
  *   march, morale, losses  at once: a marching regiment steps to a neighbouring cell with the
  *              chance its speed gives, and its mood wears down; a routed one is cut down as
- *              it flees (its health)
- *   rout       a marching regiment whose mood broke moves to routed
- *   reinforce  for each routed regiment cut down to nothing, its army sends a fresh one
- *   deaths     the regiments cut down to nothing are gone
- * The last three record commands (a move, spawns, despawns) that the schedule applies at the
- * end of their phase, when no system reads the world. The world comes out the same, byte for
+ *              it flees (its health); one pass over each task's rows runs them all
+ *   rout, reinforce, deaths  at once, each recording commands: a marching regiment whose mood
+ *              broke moves to routed; for each routed regiment cut down to nothing, its army
+ *              sends a fresh one; the regiments cut down to nothing are gone
+ * The commands (moves, spawns, despawns) are applied at the end of the second phase, system by
+ * system, when no system reads the world. The world comes out the same, byte for
  * byte, on any number of threads. A frame is a copy of the world and two relation indexes
  * built from the copy: location -> regiments and army -> regiments. */
 #ifndef WORLD_TICK_H

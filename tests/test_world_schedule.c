@@ -37,6 +37,25 @@ static void nop(const dod_system_task *t)
     (void)t;
 }
 
+/* What a step saw: its calls, the rows of A_SMALL and A_THREE then, its executor. */
+typedef struct step_log {
+    uint32_t calls, small, three;
+    const dod_executor *exec;
+    dod_status give; /* what it returns */
+} step_log;
+
+static dod_status step_count(dod_world *w, const dod_executor *exec, void *ctx)
+{
+    step_log *l = (step_log *)ctx;
+    if (!l)
+        return DOD_OK;
+    l->calls++;
+    l->small = dod_world_count(w, A_SMALL);
+    l->three = dod_world_count(w, A_THREE);
+    l->exec = exec;
+    return l->give;
+}
+
 static dod_system_desc sys(const uint32_t *all, uint32_t n_all, const uint32_t *writes,
                            uint32_t n_writes)
 {
@@ -51,7 +70,8 @@ static dod_system_desc sys(const uint32_t *all, uint32_t n_all, const uint32_t *
 static dod_schedule *make_schedule(const dod_world *w, const dod_system_desc *systems, uint32_t n,
                                    uint32_t task_rows, const dod_allocator *alloc)
 {
-    dod_schedule_desc d = { systems, n, task_rows, alloc };
+    dod_schedule_desc d = { .systems = systems, .n_systems = n, .task_rows = task_rows,
+                            .alloc = alloc };
     dod_schedule *s = NULL;
     CHECK_OK(dod_schedule_create(&s, w, &d));
     return s;
@@ -61,7 +81,7 @@ static void test_phases(void)
 {
     dod_world *w = make_world(64, NULL);
     static const uint32_t c0[] = { C0 }, c1[] = { C1 }, c2[] = { C2 }, c3[] = { C3 };
-    dod_system_desc d[10];
+    dod_system_desc d[14];
     d[0] = sys(c0, 1, c0, 1);         /* writes c0                                  phase 0 */
     d[1] = sys(c1, 1, c1, 1);         /* writes c1: no conflict                     phase 0 */
     d[2] = sys(c0, 1, NULL, 0);       /* reads c0: d[0] writes it                   phase 1 */
@@ -69,18 +89,24 @@ static void test_phases(void)
     d[4] = sys(c2, 1, c2, 1);         /* writes c2, looks c1 up: no conflict here   phase 1 */
     d[4].reads = c1, d[4].n_reads = 1;
     d[5] = sys(c1, 1, c1, 1);         /* writes c1, which d[4] looks up              phase 2 */
-    d[6] = sys(c3, 1, c3, 1);         /* writes c3, records commands: joins, closes  phase 2 */
+    d[6] = sys(c3, 1, c3, 1);         /* writes c3, records commands: joins          phase 2 */
     d[6].flags = DOD_SYSTEM_COMMANDS;
-    d[7] = sys(c2, 1, NULL, 0);       /* reads c2: no conflict, but the phase closed phase 3 */
-    d[8] = sys(c2, 1, c2, 1);         /* writes c2, d[7] reads it                    phase 4 */
-    d[9] = sys(c2, 1, c2, 1);         /* writes c2 too: write/write                  phase 5 */
+    d[7] = sys(c2, 1, NULL, 0);       /* reads c2: no conflict (commands do not close phase 2 */
+    d[7].flags = DOD_SYSTEM_COMMANDS; /* a phase), and records too                    */
+    d[8] = sys(c2, 1, c2, 1);         /* writes c2, d[7] reads it                    phase 3 */
+    d[9] = sys(c2, 1, c2, 1);         /* writes c2 too: write/write                  phase 4 */
     d[9].flags = DOD_SYSTEM_SEQUENTIAL;
-    dod_schedule *s = make_schedule(w, d, 10, 0, NULL);
-    static const uint32_t want[10] = { 0, 0, 1, 1, 1, 2, 2, 3, 4, 5 };
-    for (uint32_t i = 0; i < 10; ++i)
+    d[10] = sys(c0, 1, NULL, 0);      /* reads c0: no conflict, but asks for a new   phase 5 */
+    d[10].flags = DOD_SYSTEM_NEW_PHASE; /* phase (it sees the commands before it)     */
+    d[11] = dod_step_desc("step", step_count, NULL); /* a step: alone              phase 6 */
+    d[12] = sys(c1, 1, NULL, 0);      /* no conflict with d[10], but after a step    phase 7 */
+    d[13] = dod_step_desc("last", step_count, NULL); /*                            phase 8 */
+    dod_schedule *s = make_schedule(w, d, 14, 0, NULL);
+    static const uint32_t want[14] = { 0, 0, 1, 1, 1, 2, 2, 2, 3, 4, 5, 6, 7, 8 };
+    for (uint32_t i = 0; i < 14; ++i)
         CHECK_EQ(dod_schedule_phase_of(s, i), want[i]);
-    CHECK_EQ(dod_schedule_phase_count(s), 6);
-    CHECK_EQ(dod_schedule_phase_of(s, 10), UINT32_MAX);
+    CHECK_EQ(dod_schedule_phase_count(s), 9);
+    CHECK_EQ(dod_schedule_phase_of(s, 14), UINT32_MAX);
     dod_schedule_destroy(s);
 
     /* A lookup of a component another system writes conflicts both ways round. */
@@ -323,7 +349,8 @@ static void test_commands(void)
     churn ch = { A_SMALL, UINT32_MAX };
     dod_system_desc d[2] = { sys(c0, 1, NULL, 0), sys(c01, 2, c1, 1) };
     d[0].fn = churn_system, d[0].ctx = &ch, d[0].flags = DOD_SYSTEM_COMMANDS;
-    d[1].fn = triple; /* reads c0, writes c1: no conflict, but the phase is closed */
+    d[1].fn = triple; /* reads c0, writes c1: no conflict, but it asks for churn's commands */
+    d[1].flags = DOD_SYSTEM_NEW_PHASE;
     dod_schedule *s = make_schedule(w, d, 2, 32, NULL);
     CHECK_EQ(dod_schedule_phase_of(s, 1), 1);
 
@@ -388,7 +415,7 @@ static void test_commands(void)
 
 static dod_status create_one(const dod_world *w, const dod_system_desc *d, uint32_t task_rows)
 {
-    dod_schedule_desc sd = { d, 1, task_rows, NULL };
+    dod_schedule_desc sd = { .systems = d, .n_systems = 1, .task_rows = task_rows };
     dod_schedule *s = (dod_schedule *)&sd; /* a sentinel: a refusal leaves it as it was */
     dod_status st = dod_schedule_create(&s, w, &sd);
     if (st == DOD_OK)
@@ -396,6 +423,127 @@ static dod_status create_one(const dod_world *w, const dod_system_desc *d, uint3
     else
         CHECK(s == (dod_schedule *)&sd);
     return st;
+}
+
+/* Two recording systems share a phase: both see the world as the phase began, and their
+ * commands are applied system by system (churn's, then mover's), then a step sees them all
+ * applied, and the next phase after it too. A step's failure stops the run. */
+static void mover(const dod_system_task *t)
+{
+    const uint32_t *c0 = (const uint32_t *)dod_world_field(&t->rows, C0);
+    dod_status st = DOD_OK;
+    for (uint32_t i = 0; i < t->rows.n && st == DOD_OK; ++i)
+        if (c0[i] % 4 == 2) /* rows churn leaves alone */
+            st = dod_cmds_move(t->cmds, t->rows.entities[i], A_THREE);
+    if (st != DOD_OK)
+        *t->status = st;
+}
+
+static void test_steps_and_recorders(void)
+{
+    enum { N = 1000 };
+    static const uint32_t c0[] = { C0 };
+    for (uint32_t pass = 0; pass < 2; ++pass) {
+        dod_world *w = make_world(64, NULL);
+        static dod_entity e[N];
+        CHECK_OK(dod_world_spawn_n(w, A_SMALL, N, e));
+        for (uint32_t i = 0; i < N; ++i)
+            *(uint32_t *)dod_world_get(w, e[i], C0) = i;
+        churn ch = { A_SMALL, UINT32_MAX };
+        step_log between = { 0, 0, 0, NULL, DOD_OK }, after = between;
+        dod_system_desc d[4] = { sys(c0, 1, NULL, 0), sys(c0, 1, NULL, 0),
+                                 dod_step_desc("between", step_count, &between),
+                                 sys(c0, 1, NULL, 0) };
+        d[0].fn = churn_system, d[0].ctx = &ch, d[0].flags = DOD_SYSTEM_COMMANDS;
+        d[1].fn = mover, d[1].flags = DOD_SYSTEM_COMMANDS;
+        d[3] = dod_step_desc("after", step_count, &after);
+        dod_schedule_desc sd = { .systems = d, .n_systems = 4, .task_rows = 32,
+                                 .flags = pass ? DOD_SCHEDULE_PASS_PER_SYSTEM : 0u };
+        dod_schedule *s = NULL;
+        CHECK_OK(dod_schedule_create(&s, w, &sd));
+        CHECK_EQ(dod_schedule_phase_count(s), 3);
+        CHECK(dod_schedule_phase_of(s, 0) == 0 && dod_schedule_phase_of(s, 1) == 0);
+        dod_threadpool *p = NULL;
+        CHECK_OK(dod_threadpool_create(&p, 3, NULL));
+        dod_executor ex = dod_threadpool_executor(p);
+        dod_apply_result r;
+        CHECK_OK(dod_schedule_run(s, w, &ex, &r));
+        /* 250 despawns and spawns and 250 moves by churn, 250 moves by mover */
+        CHECK_EQ(r.applied, N / 4 * 4);
+        CHECK(between.calls == 1 && between.small == N / 2 && between.three == N / 2);
+        CHECK(between.exec == &ex && after.calls == 1);
+        /* the same direct calls: churn's in row order, then mover's */
+        dod_world *ref = make_world(64, NULL);
+        static dod_entity re[N];
+        CHECK_OK(dod_world_spawn_n(ref, A_SMALL, N, re));
+        for (uint32_t i = 0; i < N; ++i)
+            *(uint32_t *)dod_world_get(ref, re[i], C0) = i;
+        for (uint32_t i = 0; i < N; ++i) {
+            if (i % 4 == 0) {
+                dod_entity x;
+                CHECK_OK(dod_world_despawn(ref, re[i]));
+                CHECK_OK(dod_world_spawn(ref, A_SMALL, &x));
+                *(uint32_t *)dod_world_get(ref, x, C0) = i + 1;
+            } else if (i % 4 == 1) {
+                CHECK_OK(dod_world_move(ref, re[i], A_THREE));
+            }
+        }
+        for (uint32_t i = 0; i < N; ++i)
+            if (i % 4 == 2)
+                CHECK_OK(dod_world_move(ref, re[i], A_THREE));
+        CHECK(world_same(w, ref));
+        /* A step that fails stops the run there: the phase before it was applied, the step
+         * after it is not called. */
+        between.give = DOD_E_FULL;
+        CHECK_STATUS(dod_schedule_run(s, w, NULL, &r), DOD_E_FULL);
+        CHECK(between.calls == 2 && after.calls == 1 && between.exec == NULL);
+        dod_world_destroy(ref);
+        dod_threadpool_destroy(p);
+        dod_schedule_destroy(s);
+        dod_world_destroy(w);
+    }
+}
+
+/* A task's number within its system, in block-and-row order: the same in one pass a phase as
+ * in a pass per system, for systems over different archetypes. */
+typedef struct task_seen {
+    uint32_t n;
+    uint32_t key[256]; /* task -> archetype << 24 | block << 12 | first row / 16 */
+} task_seen;
+
+static void note_task(const dod_system_task *t)
+{
+    task_seen *seen = (task_seen *)t->ctx;
+    if (t->task < 256)
+        seen->key[t->task] = t->rows.archetype << 24 | t->rows.block << 12 | t->rows.first_row / 16;
+    seen->n++;
+}
+
+static void test_task_numbers(void)
+{
+    dod_world *w = make_world(200, NULL);
+    CHECK_OK(dod_world_spawn_n(w, A_BIG, 150, NULL));
+    CHECK_OK(dod_world_spawn_n(w, A_SMALL, 300, NULL)); /* 6 blocks of 56 */
+    static const uint32_t c0[] = { C0 }, c2[] = { C2 }, c1[] = { C1 };
+    task_seen seen[2][3];
+    memset(seen, 0, sizeof seen);
+    for (uint32_t pass = 0; pass < 2; ++pass) {
+        dod_system_desc d[3] = { sys(c0, 1, NULL, 0), sys(c2, 1, NULL, 0), sys(c1, 1, NULL, 0) };
+        for (uint32_t i = 0; i < 3; ++i)
+            d[i].fn = note_task, d[i].ctx = &seen[pass][i];
+        dod_schedule_desc sd = { .systems = d, .n_systems = 3, .task_rows = 32,
+                                 .flags = pass ? DOD_SCHEDULE_PASS_PER_SYSTEM : 0u };
+        dod_schedule *s = NULL;
+        CHECK_OK(dod_schedule_create(&s, w, &sd));
+        CHECK_EQ(dod_schedule_phase_count(s), 1);
+        CHECK_OK(dod_schedule_run(s, w, NULL, NULL));
+        dod_schedule_destroy(s);
+    }
+    /* A_BIG: 150 rows in tasks of 32; A_SMALL: 300 rows in blocks of 64 rows, 2 tasks each */
+    CHECK_EQ(seen[0][0].n, 5 + 10);
+    CHECK_EQ(seen[0][1].n, 5);      /* only A_BIG has c2 */
+    CHECK(memcmp(seen[0], seen[1], sizeof seen[0]) == 0);
+    dod_world_destroy(w);
 }
 
 static void test_refusals(void)
@@ -422,7 +570,7 @@ static void test_refusals(void)
         { c0, NULL, c1, NULL, 1, 0, 1, 0, 0, 0, DOD_E_INVALID },      /* a write not in all */
         { c01, c1, c1, NULL, 2, 1, 1, 0, 0, 0, DOD_E_INVALID },       /* one it also excludes */
         { c0, NULL, c0, c0, 1, 0, 1, 1, 0, 0, DOD_E_INVALID },        /* a lookup of a write */
-        { c0, NULL, c0, NULL, 1, 0, 1, 0, 4, 0, DOD_E_INVALID },      /* unknown flags */
+        { c0, NULL, c0, NULL, 1, 0, 1, 0, 8, 0, DOD_E_INVALID },      /* unknown flags */
         { c0, NULL, c0, NULL, 1, 0, 1, 0, 0, 8, DOD_E_INVALID },      /* task_rows % 16 */
         { c0, NULL, c0, NULL, 1, 0, 1, 0, 0, 17, DOD_E_INVALID },
     };
@@ -436,8 +584,26 @@ static void test_refusals(void)
     dod_system_desc d = sys(c0, 1, c0, 1);
     d.fn = NULL;
     CHECK_STATUS(create_one(w, &d, 0), DOD_E_INVALID);
+    /* a step with anything of a system's */
+    for (int k = 0; k < 5; ++k) {
+        dod_system_desc st = dod_step_desc("step", step_count, NULL);
+        switch (k) {
+        case 0: st.fn = nop; break;
+        case 1: st.all = c0, st.n_all = 1; break;
+        case 2: st.writes = c0, st.n_writes = 1; break;
+        case 3: st.flags = DOD_SYSTEM_COMMANDS; break;
+        default: st.none = c0, st.n_none = 1; break;
+        }
+        CHECK_STATUS(create_one(w, &st, 0), DOD_E_INVALID);
+    }
+    dod_system_desc step = dod_step_desc("step", step_count, NULL);
+    CHECK_OK(create_one(w, &step, 0));
+    dod_schedule_desc bad_flags = { .systems = &step, .n_systems = 1, .flags = 2 };
+    dod_schedule *none = NULL;
+    CHECK_STATUS(dod_schedule_create(&none, w, &bad_flags), DOD_E_INVALID);
+    CHECK(none == NULL);
     d.fn = nop;
-    dod_schedule_desc sd = { NULL, 1, 0, NULL };
+    dod_schedule_desc sd = { .systems = NULL, .n_systems = 1 };
     dod_schedule *s = NULL;
     CHECK_STATUS(dod_schedule_create(&s, w, &sd), DOD_E_INVALID);
     CHECK(s == NULL);
@@ -468,7 +634,7 @@ static void test_create_alloc_failures(void)
         test_alloc_init(&ta);
         dod_allocator a = test_alloc_get(&ta);
         test_alloc_fail_after(&ta, k);
-        dod_schedule_desc sd = { d, 2, 0, &a };
+        dod_schedule_desc sd = { .systems = d, .n_systems = 2, .alloc = &a };
         dod_schedule *s = NULL;
         dod_status st = dod_schedule_create(&s, w, &sd);
         if (st == DOD_OK) {
@@ -589,6 +755,8 @@ int main(void)
     test_tasks();
     test_writes();
     test_commands();
+    test_steps_and_recorders();
+    test_task_numbers();
     test_refusals();
     test_create_alloc_failures();
     test_run_alloc_failures();

@@ -24,7 +24,9 @@ int main()
     CHECK_OK(game_entity_b_spawn(w, &r, &e));
     float dt = 0.5f;
     dod_system_desc d = game_movers_system(move_system, &dt, 0);
-    dod_schedule_desc sd = { &d, 1, 0, nullptr };
+    dod_schedule_desc sd = {};
+    sd.systems = &d;
+    sd.n_systems = 1;
     dod_schedule *s = nullptr;
     CHECK_OK(dod_schedule_create(&s, w, &sd));
     CHECK_OK(dod_schedule_run(s, w, nullptr, nullptr));

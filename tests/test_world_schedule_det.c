@@ -2,7 +2,8 @@
  * despawns) and random schedules of systems that read, write, look up, and spawn, despawn,
  * move and set through their command buffers, run for several
  * frames on a NULL executor, thread pools of 1, 2, 3 and 8 threads, and executors that run the
- * tasks in reverse or shuffled order (on one thread, and on three): every world must end
+ * tasks in reverse or shuffled order (on one thread, and on three), each in one pass a phase and
+ * in a pass per system (DOD_SCHEDULE_PASS_PER_SYSTEM): every world must end
  * byte for byte the same (every handle, row and block), and so must what the sequential
  * systems computed outside the world, in row order. It runs under the thread sanitizer in CI. */
 #include <dod/dod.h>
@@ -202,7 +203,7 @@ typedef struct outcome {
     int changed; /* the frames changed the world */
 } outcome;
 
-static outcome run_scenario(const scenario *sc, const dod_executor *exec)
+static outcome run_scenario(const scenario *sc, const dod_executor *exec, uint32_t flags)
 {
     static dod_entity pool[N_ARCHS * 300];
     uint32_t n_pool = 0;
@@ -223,7 +224,8 @@ static outcome run_scenario(const scenario *sc, const dod_executor *exec)
         d[i].reads = specs[i].reads, d[i].n_reads = specs[i].n_reads;
         d[i].flags = specs[i].flags;
     }
-    dod_schedule_desc sd = { d, sc->n_systems, sc->task_rows, NULL };
+    dod_schedule_desc sd = { .systems = d, .n_systems = sc->n_systems,
+                             .task_rows = sc->task_rows, .flags = flags };
     dod_schedule *s = NULL;
     CHECK_OK(dod_schedule_create(&s, w, &sd));
     sched_bytes before = sched_world_bytes(w);
@@ -265,10 +267,13 @@ static void test_determinism(void)
     for (uint64_t seed = 1; seed <= SEEDS; ++seed) {
         scenario sc;
         draw_scenario(&sc, seed * 0x9E3779B97F4A7C15ull);
-        outcome first = run_scenario(&sc, NULL);
+        outcome first = run_scenario(&sc, NULL, DOD_SCHEDULE_PASS_PER_SYSTEM);
         CHECK(first.world.n > 0);
-        for (int e = 1; e < N_EXECS; ++e) {
-            outcome o = run_scenario(&sc, execs[e]);
+        for (int e = 0; e < 2 * N_EXECS; ++e) { /* one pass a phase, then a pass per system */
+            if (e == N_EXECS)
+                continue; /* the first run */
+            outcome o = run_scenario(&sc, execs[e % N_EXECS],
+                                     e < N_EXECS ? 0u : DOD_SCHEDULE_PASS_PER_SYSTEM);
             CHECK_EQ(o.world.n, first.world.n);
             CHECK(o.world.n == first.world.n &&
                   memcmp(o.world.p, first.world.p, first.world.n) == 0);

@@ -114,7 +114,7 @@ static void test_frame(void)
         game_boxes_system(box_system, NULL, 0),
         game_everything_system(count_system, &counted, DOD_SYSTEM_SEQUENTIAL),
     };
-    dod_schedule_desc sd = { d, 3, 64, NULL };
+    dod_schedule_desc sd = { .systems = d, .n_systems = 3, .task_rows = 64 };
     dod_schedule *s = NULL;
     CHECK_OK(dod_schedule_create(&s, w, &sd));
     /* boxes reads what movers writes; everything reads nothing and joins boxes' phase */

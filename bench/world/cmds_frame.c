@@ -70,9 +70,9 @@ static void cf_make(cf_world *c, size_t n)
         wb_check(cf_pv_spawn(c->w, &r, &e), "cmds frame spawn");
     }
     static const uint32_t all[] = { DOD_CID(cf, position) };
-    dod_system_desc sys = { "cull", cull, c, NULL, all, 1, NULL, 0, NULL, 0, NULL, 0,
-                            DOD_SYSTEM_COMMANDS };
-    dod_schedule_desc sd = { &sys, 1, 0, NULL };
+    dod_system_desc sys = { .name = "cull", .fn = cull, .ctx = c, .all = all, .n_all = 1,
+                            .flags = DOD_SYSTEM_COMMANDS };
+    dod_schedule_desc sd = { .systems = &sys, .n_systems = 1 };
     wb_check(dod_schedule_create(&c->s, c->w, &sd), "cmds frame schedule");
 }
 

@@ -188,7 +188,7 @@ ecs_world *ecs_world_make(size_t n, int mixed, int fixed, int n_systems)
         /* one framebuffer, last writer wins: its rows in order, on one thread */
         eb_render_system(sys_render, f, DOD_SYSTEM_SEQUENTIAL),
     };
-    dod_schedule_desc sd = { sys, (uint32_t)n_systems, 0, NULL };
+    dod_schedule_desc sd = { .systems = sys, .n_systems = (uint32_t)n_systems };
     check(dod_schedule_create(&x->s, x->w, &sd), "ecs schedule create");
     return x;
 }

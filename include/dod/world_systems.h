@@ -10,38 +10,56 @@
  *
  * Phases. dod_schedule_create groups the systems, in their order, into phases: a system joins
  * the current phase when it conflicts with none of its systems (a conflict: a component one
- * writes and the other reads or writes, lookups included) and the phase is not closed; a
- * system that records commands closes the phase it joins. A run then, phase by phase: cuts
- * every system of the phase into tasks from the world as it is now, hands all of them to the
- * executor at once (systems of a phase run at the same time, and so do the tasks of one
- * system), waits, and applies the commands the phase recorded (dod_world_apply, in task
- * order). The next phase sees the world those commands made.
+ * writes and the other reads or writes, lookups included), unless it is flagged
+ * DOD_SYSTEM_NEW_PHASE; a step (below) is a phase of its own. A run then, phase by phase: cuts
+ * the phase's systems into tasks from the world as it is now, hands them all to the executor at
+ * once (systems of a phase run at the same time, and so do the tasks of one system), waits, and
+ * applies the commands the phase recorded (dod_world_apply: the buffers of the phase's first
+ * recording system in task order, then the next one's). The next phase sees the world those
+ * commands made; systems of one phase see the world as the phase began, not each other's
+ * commands. (Changed: a system that recorded commands used to close the phase it joined, so
+ * the systems after it saw its commands applied; flag such a system DOD_SYSTEM_NEW_PHASE.)
+ *
+ * One pass. The systems of a phase do not conflict, so by default a task covers a range of rows
+ * and runs, one after another while those rows are in cache, every system of the phase whose
+ * query matches them (in system order): one pass over memory per phase, where a pass per system
+ * reads the rows it shares with the others again (DOD_SCHEDULE_PASS_PER_SYSTEM in the schedule
+ * desc's flags cuts tasks per system instead). Either way each system sees the same rows and
+ * the result is the same, byte for byte.
+ *
+ * Steps. A step is a function that takes the world whole between two phases, after the commands
+ * of the phase before it are applied, with the run's executor: the place for what is not a
+ * system over rows (copying the world into a frame, building its indexes, publishing it), so a
+ * game's frame is one dod_schedule_run. It is an entry of the systems array (dod_step_desc).
  *
  * Tasks. Per matched archetype (in id order), per block holding rows (in order), the block's
  * rows cut at multiples of task_rows from the block's start: a task never crosses a block, its
  * bounds fall on 16-row boundaries (no two tasks write one 64-byte line of a 4-byte
  * component), and a fixed archetype of a million rows, one block, is still many tasks. The
- * executor runs jobs: consecutive tasks of one system batched up to task_rows rows (so the
- * small blocks of a chunked archetype do not cost a dispatch each), and every task of a
- * DOD_SYSTEM_SEQUENTIAL system as one job, in order. Tasks, jobs and their command buffers
- * depend only on the world and the schedule, never on the executor or the thread count.
+ * executor runs jobs: consecutive tasks batched up to task_rows rows (so the small blocks of a
+ * chunked archetype do not cost a dispatch each), and every task of a DOD_SYSTEM_SEQUENTIAL
+ * system as one job, in order (such a system runs in its own pass). Tasks, jobs and their
+ * command buffers depend only on the world and the schedule, never on the executor or the
+ * thread count.
  *
  * Determinism. Within a phase no system writes what another reads, a task writes only its
  * own rows, and lookups read only components nobody writes in the phase: every task computes
  * the same values whichever thread runs it and whenever. Commands are recorded into one
  * buffer per job, in row order, and applied in job order. So the same world, schedule and
  * calls give a byte-identical world (rows, handles, blocks) on a NULL executor, on 1, 2 or N
- * threads, and on an executor that runs the tasks in any order. A system breaks this (and
+ * threads, and on an executor that runs the tasks in any order, in one pass or a pass per
+ * system. A system breaks this (and
  * races) if it writes through a pointer from dod_world_get, writes anything outside its rows
  * and its buffer (a total, a framebuffer: declare it DOD_SYSTEM_SEQUENTIAL), or reads state
  * another system of its phase writes outside the world.
  *
- * Memory. A schedule holds its systems (136 bytes each, queries included), its task list
- * (24 bytes a task), its job list (16 bytes a job) and one command buffer per job of a system
- * that records commands (a 112-byte dod_cmds and the records it grew to: 16 bytes a command
- * plus its payload, dod/world_cmds.h). They grow geometrically to the largest frame seen and
- * are reused: once a frame has run, running it again allocates nothing (the buffers keep
- * their capacity; the world may still allocate blocks for what the commands spawn).
+ * Memory. A schedule holds its systems (152 bytes each, queries included), its task list
+ * (24 bytes a task), its job list (12 bytes a job), for one pass a table of 4 bytes per system
+ * of a phase and archetype, and per job one command buffer per recording system of the phase
+ * (a 112-byte dod_cmds and the records it grew to: 16 bytes a command plus its payload,
+ * dod/world_cmds.h). They grow geometrically to the largest frame seen and are reused: once a
+ * frame has run, running it again allocates nothing (the buffers keep their capacity; the world
+ * may still allocate blocks for what the commands spawn).
  *
  * Thread safety: a schedule is used by one thread at a time; dod_schedule_run needs exclusive
  * access to the world (it runs the systems, then changes the world). */
@@ -78,10 +96,19 @@ typedef struct dod_system_task {
 typedef void (*dod_system_fn)(const dod_system_task *t);
 
 /* Flags of a system. */
-#define DOD_SYSTEM_COMMANDS 1u   /* it records structural commands (t->cmds); closes its phase */
+#define DOD_SYSTEM_COMMANDS 1u   /* it records structural commands (t->cmds), applied at the end
+                                    of its phase */
 #define DOD_SYSTEM_SEQUENTIAL 2u /* its tasks run in order on one thread (one job): for a system
                                     that also writes state outside the world, a framebuffer or a
                                     total; it still runs alongside the other systems of its phase */
+#define DOD_SYSTEM_NEW_PHASE 4u  /* it starts a new phase: it sees the commands of the systems
+                                    before it applied */
+
+/* A step: called once, between the phase before it and the one after it, with the world (every
+ * command before it applied; it may change the world, structurally too), the run's executor
+ * (NULL: the calling thread) and its desc's ctx. A status other than DOD_OK stops the run,
+ * which returns it; the step is responsible for what it changed. */
+typedef dod_status (*dod_step_fn)(dod_world *w, const dod_executor *exec, void *ctx);
 
 /* A system: its function, its query and its declared access (what the schedule forms phases
  * from), and its flags. Zero-initialise it and set what you need. */
@@ -95,16 +122,36 @@ typedef struct dod_system_desc {
     const uint32_t *writes; uint32_t n_writes;  /* those of `all` it writes; the others it reads */
     const uint32_t *reads;  uint32_t n_reads;   /* components it reads by lookup (dod_world_get)
                                                    beyond `all`; none that it writes */
-    uint32_t flags;                             /* DOD_SYSTEM_COMMANDS, DOD_SYSTEM_SEQUENTIAL */
+    uint32_t flags;                             /* DOD_SYSTEM_COMMANDS, DOD_SYSTEM_SEQUENTIAL,
+                                                   DOD_SYSTEM_NEW_PHASE */
+    dod_step_fn step;                           /* not NULL (and fn NULL): this entry is a step,
+                                                   its own phase; the query, access and flags
+                                                   must be empty. Made by dod_step_desc */
 } dod_system_desc;
 
-/* What dod_schedule_create makes a schedule of: the systems in order, the rows per task and
- * the allocator. */
+/* The desc of a step (a zeroed desc but for these). */
+static inline dod_system_desc dod_step_desc(const char *name, dod_step_fn step, void *ctx)
+{
+    dod_system_desc d;
+    memset(&d, 0, sizeof d);
+    d.name = name;
+    d.step = step;
+    d.ctx = ctx;
+    return d;
+}
+
+/* What dod_schedule_create makes a schedule of: the systems in order, the rows per task, the
+ * allocator and the flags. */
 typedef struct dod_schedule_desc {
     const dod_system_desc *systems; uint32_t n_systems; /* in order; copied */
     uint32_t task_rows;          /* rows per task, a multiple of 16; 0 = DOD_SCHEDULE_TASK_ROWS */
     const dod_allocator *alloc;  /* NULL = the default heap */
+    uint32_t flags;              /* DOD_SCHEDULE_PASS_PER_SYSTEM, or 0 */
 } dod_schedule_desc;
+
+/* dod_schedule_desc.flags: tasks are cut per system, each system a pass over its rows of its
+ * own, instead of one pass a phase (see "One pass" above); the result is the same. */
+#define DOD_SCHEDULE_PASS_PER_SYSTEM 1u
 
 /* The default rows per task (measured: docs/world-measurements.md, "Task size"). */
 #define DOD_SCHEDULE_TASK_ROWS 16384u
@@ -117,19 +164,20 @@ typedef struct dod_schedule dod_schedule; /* opaque */
  * kept) and form its phases. Allocates the schedule (systems, phases); the task list and
  * buffers come with the first run.
  * Errors (*s untouched, nothing leaked):
- *   DOD_E_INVALID  s, w or desc NULL; systems NULL with n_systems > 0; a system's fn NULL, or
- *                  all / none / writes / reads NULL with a count > 0; a write not in `all`; a
- *                  component in both `all` and `none`; a lookup (`reads`) of a component it
- *                  writes; unknown flags; task_rows not a multiple of 16
+ *   DOD_E_INVALID  s, w or desc NULL; systems NULL with n_systems > 0; a system's fn NULL (or
+ *                  both fn and step set), or all / none / writes / reads NULL with a count > 0;
+ *                  a write not in `all`; a component in both `all` and `none`; a lookup (`reads`)
+ *                  of a component it writes; a step with a query, access or flags; unknown
+ *                  flags (a system's or the desc's); task_rows not a multiple of 16
  *   DOD_E_RANGE    a component id >= the world's n_components
  *   DOD_E_OVERFLOW the schedule's size does not fit size_t
  *   DOD_E_NOMEM    an allocation failed */
 DOD_API dod_status dod_schedule_create(dod_schedule **s, const dod_world *w,
                                        const dod_schedule_desc *desc);
 
-/* Run every system once, phase by phase (see the opening comment), on exec (NULL: the calling
- * thread, tasks in order). result (may be NULL; untouched by a refusal) gets the sum over the
- * run's applies that succeeded.
+/* Run every system and step once, phase by phase (see the opening comment), on exec (NULL: the
+ * calling thread, tasks in order). result (may be NULL; untouched by a refusal) gets the sum
+ * over the run's applies that succeeded.
  * Errors:
  *   DOD_E_INVALID  s or w NULL; w is not the world the schedule was made for; exec with run
  *                  NULL or n_threads 0. Nothing ran; the world is unchanged.
@@ -141,7 +189,8 @@ DOD_API dod_status dod_schedule_create(dod_schedule **s, const dod_world *w,
  *                  dod_world_apply (DOD_E_FULL, DOD_E_NOMEM ...): the phase's systems have
  *                  run (their writes stay), its commands are not applied (dod_world_apply is
  *                  all or nothing) and are dropped: the schedule's buffers are empty when the
- *                  run returns; later phases do not run.
+ *                  run returns; later phases do not run
+ *   a status a step returned: the phases before it have run; later phases do not run.
  * In every case the world is whole and the schedule may run again.
  * Invalidates what the applied commands invalidate (pointers to moved and despawned rows,
  * iterators). */
@@ -154,8 +203,8 @@ DOD_API void dod_schedule_destroy(dod_schedule *s);
 /* The number of phases (0 for NULL or no systems). */
 DOD_API uint32_t dod_schedule_phase_count(const dod_schedule *s);
 
-/* The phase of system `system` (phases count from 0); UINT32_MAX for NULL or an index out of
- * range. */
+/* The phase of system (or step) `system` (phases count from 0); UINT32_MAX for NULL or an
+ * index out of range. */
 DOD_API uint32_t dod_schedule_phase_of(const dod_schedule *s, uint32_t system);
 
 /* The typed system: DOD_SYSTEM(P, Q, LIST), after DOD_QUERY(P, Q, LIST) (dod/world_typed.h)

@@ -1,5 +1,6 @@
 /* Running a schedule: per phase, the task list cut from the world as it is, the jobs the
- * executor runs, and the commands applied after the phase. The lists are kept and reused. */
+ * executor runs, and the commands applied after the phase; a step between phases is called with
+ * the world. The lists are kept and reused. */
 #include "exec_dispatch.h"
 #include "world_schedule.h"
 
@@ -50,115 +51,245 @@ void dod__sched_free_lists(dod_schedule *s)
     dod__free(&s->alloc, s->buffers, (size_t)s->buffer_cap * sizeof(dod_cmds));
     dod__free(&s->alloc, s->tasks, (size_t)s->task_cap * sizeof *s->tasks);
     dod__free(&s->alloc, s->jobs, (size_t)s->job_cap * sizeof *s->jobs);
+    dod__free(&s->alloc, s->task_base, (size_t)s->task_base_cap * sizeof *s->task_base);
     s->tasks = NULL;
     s->jobs = NULL;
+    s->task_base = NULL;
     s->buffers = NULL;
-    s->task_cap = s->job_cap = s->buffer_cap = 0;
+    s->task_cap = s->job_cap = s->task_base_cap = s->buffer_cap = 0;
 }
 
 static int system_matches(const dod__sched_system *sys, uint32_t archetype)
 {
-    return (int)(sys->query.archetypes[archetype / 64] >> (archetype % 64) & 1u);
+    return dod__query_matches(&sys->query, archetype);
 }
 
-/* Tasks of phase p in the world as it is: per system, per matched archetype, per block
- * holding rows, one task per task_rows rows from the block's start. */
-static uint64_t count_tasks_of_phase(const dod_schedule *s, const dod_world *w, uint32_t p)
+/* 1 when sys runs in its phase's one pass (the schedule fuses, and sys is not sequential). */
+static int in_one_pass(const dod_schedule *s, const dod__sched_system *sys)
+{
+    return s->fused && !(sys->flags & DOD_SYSTEM_SEQUENTIAL);
+}
+
+/* 1 when some system of phase p that runs in the one pass matches archetype k. */
+static int one_pass_matches(const dod_schedule *s, uint32_t p, uint32_t k)
+{
+    for (uint32_t i = s->phase_first[p]; i < s->phase_first[p + 1]; ++i)
+        if (in_one_pass(s, &s->systems[i]) && system_matches(&s->systems[i], k))
+            return 1;
+    return 0;
+}
+
+/* Tasks of a pass over the rows of a: per block holding rows, one per task_rows rows. */
+static uint64_t tasks_of_archetype(const dod_schedule *s, const dod__world_arch *a)
 {
     uint64_t n = 0;
-    for (uint32_t i = s->phase_first[p]; i < s->phase_first[p + 1]; ++i)
-        for (uint32_t k = 0; k < w->n_archetypes; ++k) {
-            const dod__world_arch *a = &w->arch[k];
-            if (!system_matches(&s->systems[i], k))
-                continue;
-            for (uint32_t b = 0; b < dod__world_used_blocks(a); ++b)
-                n += (dod__world_block_rows(a, b) + (uint64_t)s->task_rows - 1) / s->task_rows;
-        }
+    for (uint32_t b = 0; b < dod__world_used_blocks(a); ++b)
+        n += (dod__world_block_rows(a, b) + (uint64_t)s->task_rows - 1) / s->task_rows;
     return n;
 }
 
-/* Write phase p's tasks and jobs (the lists hold them); returns the number of jobs, and in
- * *n_buffers the number of command buffers they record into (one per job of a system that
- * records commands). A job is consecutive tasks of one system holding at most task_rows rows
- * together, or every task of a sequential system. */
-static uint32_t fill_tasks_of_phase(dod_schedule *s, const dod_world *w, uint32_t p,
-                                    uint32_t *n_buffers)
+/* Tasks of phase p in the world as it is: those of the one pass over every archetype its
+ * systems match, then those of each system with a pass of its own. */
+static uint64_t count_tasks_of_phase(const dod_schedule *s, const dod_world *w, uint32_t p)
 {
-    uint32_t n_tasks = 0, n_jobs = 0;
-    *n_buffers = 0;
+    uint64_t n = 0;
+    for (uint32_t k = 0; s->fused && k < w->n_archetypes; ++k)
+        if (one_pass_matches(s, p, k))
+            n += tasks_of_archetype(s, &w->arch[k]);
     for (uint32_t i = s->phase_first[p]; i < s->phase_first[p + 1]; ++i) {
         const dod__sched_system *sys = &s->systems[i];
-        int sequential = (sys->flags & DOD_SYSTEM_SEQUENTIAL) != 0;
-        int records = (sys->flags & DOD_SYSTEM_COMMANDS) != 0;
-        uint32_t index = 0, job_rows = 0, job_open = 0;
-        for (uint32_t k = 0; k < w->n_archetypes; ++k) {
-            const dod__world_arch *a = &w->arch[k];
-            if (!system_matches(sys, k))
-                continue;
-            for (uint32_t b = 0; b < dod__world_used_blocks(a); ++b) {
-                uint32_t rows = dod__world_block_rows(a, b);
-                for (uint32_t first = 0; first < rows; first += s->task_rows) {
-                    uint32_t n = rows - first < s->task_rows ? rows - first : s->task_rows;
-                    dod__sched_task *t = &s->tasks[n_tasks];
-                    t->system = i, t->archetype = k, t->block = b;
-                    t->first_row = first, t->n = n, t->index = index++;
-                    if (!job_open || (!sequential && job_rows + n > s->task_rows)) {
-                        dod__sched_job *j = &s->jobs[n_jobs++];
-                        j->first = n_tasks, j->n = 0, j->status = DOD_OK;
-                        j->buffer = records ? (*n_buffers)++ : UINT32_MAX;
-                        job_open = 1, job_rows = 0;
-                    }
-                    s->jobs[n_jobs - 1].n++;
-                    job_rows += n;
-                    n_tasks++;
-                }
+        for (uint32_t k = 0; !in_one_pass(s, sys) && k < w->n_archetypes; ++k)
+            if (system_matches(sys, k))
+                n += tasks_of_archetype(s, &w->arch[k]);
+    }
+    return n;
+}
+
+/* Where a phase's tasks and jobs are being written. A job is consecutive tasks of one pass
+ * holding at most task_rows rows together, or every task of a sequential system. */
+typedef struct task_writer {
+    dod_schedule *s;
+    uint32_t n_tasks, n_jobs;
+    uint32_t job_rows;
+    int job_open, sequential;
+} task_writer;
+
+/* A new pass (a system's, or the phase's one pass): its first task opens a job. */
+static void start_pass(task_writer *tw, int sequential)
+{
+    tw->job_open = 0;
+    tw->sequential = sequential;
+}
+
+/* The tasks of `system` (or DOD__SCHED_FUSED) over archetype k's rows, indexes from *index on;
+ * returns how many. */
+static uint32_t write_tasks(task_writer *tw, const dod_world *w, uint32_t system, uint32_t k,
+                            uint32_t *index)
+{
+    dod_schedule *s = tw->s;
+    const dod__world_arch *a = &w->arch[k];
+    uint32_t written = 0;
+    for (uint32_t b = 0; b < dod__world_used_blocks(a); ++b) {
+        uint32_t rows = dod__world_block_rows(a, b);
+        for (uint32_t first = 0; first < rows; first += s->task_rows) {
+            uint32_t n = rows - first < s->task_rows ? rows - first : s->task_rows;
+            dod__sched_task *t = &s->tasks[tw->n_tasks];
+            t->system = system, t->archetype = k, t->block = b;
+            t->first_row = first, t->n = n, t->index = (*index)++;
+            if (!tw->job_open || (!tw->sequential && tw->job_rows + n > s->task_rows)) {
+                dod__sched_job *j = &s->jobs[tw->n_jobs++];
+                j->first = tw->n_tasks, j->n = 0, j->status = DOD_OK;
+                tw->job_open = 1, tw->job_rows = 0;
+            }
+            s->jobs[tw->n_jobs - 1].n++;
+            tw->job_rows += n;
+            tw->n_tasks++;
+            written++;
+        }
+    }
+    return written;
+}
+
+/* Write phase p's tasks and jobs (the lists hold them): the one pass, archetype by archetype
+ * (each archetype's tasks indexed from 0, and the table of each system's tasks before each
+ * archetype filled), then each system with a pass of its own. Returns the number of jobs. */
+static uint32_t fill_tasks_of_phase(dod_schedule *s, const dod_world *w, uint32_t p)
+{
+    task_writer tw = { s, 0, 0, 0, 0, 0 };
+    uint32_t first = s->phase_first[p], n_arch = w->n_archetypes;
+    if (s->fused) {
+        start_pass(&tw, 0);
+        for (uint32_t i = first; i < s->phase_first[p + 1]; ++i)
+            s->task_base[(size_t)(i - first) * n_arch] = 0;
+        for (uint32_t k = 0; k < n_arch; ++k) {
+            uint32_t index = 0, n = 0;
+            if (one_pass_matches(s, p, k))
+                n = write_tasks(&tw, w, DOD__SCHED_FUSED, k, &index);
+            for (uint32_t i = first; k + 1 < n_arch && i < s->phase_first[p + 1]; ++i) {
+                uint32_t *base = &s->task_base[(size_t)(i - first) * n_arch + k];
+                base[1] = base[0] + (system_matches(&s->systems[i], k) ? n : 0);
             }
         }
     }
-    return n_jobs;
+    for (uint32_t i = first; i < s->phase_first[p + 1]; ++i) {
+        const dod__sched_system *sys = &s->systems[i];
+        if (in_one_pass(s, sys))
+            continue;
+        uint32_t index = 0;
+        start_pass(&tw, (sys->flags & DOD_SYSTEM_SEQUENTIAL) != 0);
+        for (uint32_t k = 0; k < n_arch; ++k)
+            if (system_matches(sys, k))
+                write_tasks(&tw, w, i, k, &index);
+    }
+    return tw.n_jobs;
 }
 
 typedef struct sched_run_ctx {
-    dod_schedule *s;    /* a job writes only its own status */
+    dod_schedule *s;    /* a job writes only its own status and buffers */
     const dod_world *w;
+    uint32_t phase, n_jobs;
 } sched_run_ctx;
 
-/* One job: its tasks in order, each a call of its system's fn. */
-static void run_sched_job(void *arg, uint32_t index)
+/* One call of system i over a task's rows, as its task number `index`, in job j. */
+static void run_system(const sched_run_ctx *c, uint32_t i, const dod__sched_task *task,
+                       uint32_t index, uint32_t j)
+{
+    const dod__sched_system *sys = &c->s->systems[i];
+    dod_system_task t;
+    dod__world_iter_rows(&t.rows, c->w, task->archetype, task->block, task->first_row, task->n);
+    t.world = c->w;
+    t.cmds = sys->flags & DOD_SYSTEM_COMMANDS ? &c->s->buffers[(size_t)sys->rank * c->n_jobs + j]
+                                            : NULL;
+    t.status = &c->s->jobs[j].status;
+    t.ctx = sys->ctx;
+    t.typed_fn = sys->typed_fn;
+    t.system = i;
+    t.task = index;
+    sys->fn(&t);
+}
+
+/* One job: its tasks in order; a task of the one pass runs every system of the phase in the
+ * pass that matches its archetype, in system order. */
+static void run_sched_job(void *arg, uint32_t j)
 {
     const sched_run_ctx *c = (const sched_run_ctx *)arg;
-    dod__sched_job *j = &c->s->jobs[index];
-    dod_system_task t;
-    for (uint32_t k = j->first; k < j->first + j->n; ++k) {
-        const dod__sched_task *task = &c->s->tasks[k];
-        const dod__sched_system *sys = &c->s->systems[task->system];
-        dod__world_iter_rows(&t.rows, c->w, task->archetype, task->block, task->first_row,
-                             task->n);
-        t.world = c->w;
-        t.cmds = j->buffer != UINT32_MAX ? &c->s->buffers[j->buffer] : NULL;
-        t.status = &j->status;
-        t.ctx = sys->ctx;
-        t.typed_fn = sys->typed_fn;
-        t.system = task->system;
-        t.task = task->index;
-        sys->fn(&t);
+    const dod_schedule *s = c->s;
+    const dod__sched_job *job = &s->jobs[j];
+    uint32_t first = s->phase_first[c->phase], end = s->phase_first[c->phase + 1];
+    for (uint32_t k = job->first; k < job->first + job->n; ++k) {
+        const dod__sched_task *task = &s->tasks[k];
+        if (task->system != DOD__SCHED_FUSED) {
+            run_system(c, task->system, task, task->index, j);
+            continue;
+        }
+        for (uint32_t i = first; i < end; ++i) {
+            const dod__sched_system *sys = &s->systems[i];
+            if (!in_one_pass(s, sys) || !system_matches(sys, task->archetype))
+                continue;
+            uint32_t before =
+                s->task_base[(size_t)(i - first) * c->w->n_archetypes + task->archetype];
+            run_system(c, i, task, before + task->index, j);
+        }
     }
 }
 
+/* The recording systems of phase p. */
+static uint32_t recorders_of_phase(const dod_schedule *s, uint32_t p)
+{
+    uint32_t n = 0;
+    for (uint32_t i = s->phase_first[p]; i < s->phase_first[p + 1]; ++i)
+        n += (s->systems[i].flags & DOD_SYSTEM_COMMANDS) != 0;
+    return n;
+}
+
 /* Cut phase p into tasks and jobs, growing the lists and the buffers it needs (nothing has
- * run on failure). */
+ * run on failure); *n_buffers: n_jobs for each recording system. */
 static dod_status plan_sched_phase(dod_schedule *s, const dod_world *w, uint32_t p,
                                    uint32_t *n_jobs, uint32_t *n_buffers)
 {
     uint64_t n = count_tasks_of_phase(s, w, p);
+    uint64_t bases = s->fused ? (uint64_t)(s->phase_first[p + 1] - s->phase_first[p]) *
+                                    w->n_archetypes
+                              : 0;
     DOD__REFUSE_IF(n >= UINT32_MAX, DOD_E_OVERFLOW);
     dod_status st = grow_list(&s->alloc, (void **)&s->tasks, &s->task_cap, (uint32_t)n, sizeof *s->tasks);
     if (st == DOD_OK) /* at most one job a task */
         st = grow_list(&s->alloc, (void **)&s->jobs, &s->job_cap, (uint32_t)n, sizeof *s->jobs);
+    if (st == DOD_OK) /* at most 256 archetypes for each of fewer than 2^32 systems: fits */
+        st = grow_list(&s->alloc, (void **)&s->task_base, &s->task_base_cap, (uint32_t)bases,
+                       sizeof *s->task_base);
     if (st != DOD_OK)
         return st;
-    *n_jobs = fill_tasks_of_phase(s, w, p, n_buffers);
+    *n_jobs = fill_tasks_of_phase(s, w, p);
+    uint64_t buffers = (uint64_t)recorders_of_phase(s, p) * *n_jobs;
+    DOD__REFUSE_IF(buffers >= UINT32_MAX, DOD_E_OVERFLOW);
+    *n_buffers = (uint32_t)buffers;
     return grow_buffers(s, *n_buffers);
+}
+
+/* Run phase p's systems and apply what they recorded (in buffer order: system by system, then
+ * job by job); *sum gains what the apply did. */
+static dod_status run_phase(dod_schedule *s, dod_world *w, uint32_t p, const dod_executor *exec,
+                            dod_apply_result *sum)
+{
+    uint32_t n_jobs = 0, n_buffers = 0;
+    dod_status st = plan_sched_phase(s, w, p, &n_jobs, &n_buffers);
+    if (st != DOD_OK)
+        return st;
+    sched_run_ctx c = { s, w, p, n_jobs };
+    dod__exec_run(exec, n_jobs, run_sched_job, &c);
+    for (uint32_t j = 0; j < n_jobs && st == DOD_OK; ++j)
+        st = s->jobs[j].status; /* the first a system reported, in job order */
+    if (n_buffers == 0)
+        return st;
+    /* On a failure the world is as it was before the apply, and the commands are dropped. */
+    dod_apply_result r = { 0, 0, 0 };
+    if (st == DOD_OK)
+        st = dod_world_apply(w, s->buffers, n_buffers, &r);
+    for (uint32_t i = 0; i < n_buffers; ++i)
+        dod_cmds_clear(&s->buffers[i]);
+    sum->applied += r.applied, sum->skipped += r.skipped, sum->missing += r.missing;
+    return st;
 }
 
 dod_status dod_schedule_run(dod_schedule *s, dod_world *w, const dod_executor *exec,
@@ -167,27 +298,11 @@ dod_status dod_schedule_run(dod_schedule *s, dod_world *w, const dod_executor *e
     DOD__REFUSE_IF(!s || !w, DOD_E_INVALID);
     DOD__REFUSE_IF(w != s->world || w->head.tag_hi != s->tag_hi, DOD_E_INVALID);
     DOD__REFUSE_IF(!dod__exec_usable(exec), DOD_E_INVALID);
-    sched_run_ctx c = { s, w };
     dod_apply_result sum = { 0, 0, 0 };
     dod_status st = DOD_OK;
     for (uint32_t p = 0; p < s->n_phases && st == DOD_OK; ++p) {
-        uint32_t n_jobs = 0, n_buffers = 0;
-        st = plan_sched_phase(s, w, p, &n_jobs, &n_buffers);
-        if (st != DOD_OK)
-            break;
-        dod__exec_run(exec, n_jobs, run_sched_job, &c);
-        for (uint32_t j = 0; j < n_jobs && st == DOD_OK; ++j)
-            st = s->jobs[j].status; /* the first a system reported, in task order */
-        if (n_buffers == 0)
-            continue;
-        /* The phase's recording system is its last; its buffers in job order. On a failure
-         * the world is as it was before the apply, and the commands are dropped. */
-        dod_apply_result r = { 0, 0, 0 };
-        if (st == DOD_OK)
-            st = dod_world_apply(w, s->buffers, n_buffers, &r);
-        for (uint32_t i = 0; i < n_buffers; ++i)
-            dod_cmds_clear(&s->buffers[i]);
-        sum.applied += r.applied, sum.skipped += r.skipped, sum.missing += r.missing;
+        const dod__sched_system *first = &s->systems[s->phase_first[p]];
+        st = first->step ? first->step(w, exec, first->ctx) : run_phase(s, w, p, exec, &sum);
     }
     if (result)
         *result = sum;

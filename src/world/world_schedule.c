@@ -2,7 +2,8 @@
  * introspection. Running it is src/world/world_run.c. */
 #include "world_schedule.h"
 
-#define KNOWN_FLAGS (DOD_SYSTEM_COMMANDS | DOD_SYSTEM_SEQUENTIAL)
+#define KNOWN_FLAGS (DOD_SYSTEM_COMMANDS | DOD_SYSTEM_SEQUENTIAL | DOD_SYSTEM_NEW_PHASE)
+#define KNOWN_SCHEDULE_FLAGS DOD_SCHEDULE_PASS_PER_SYSTEM
 
 static int sched_has_bit(const uint64_t *bits, uint32_t id)
 {
@@ -32,9 +33,23 @@ static dod_status sched_bits_of(const dod_world *w, const uint32_t *ids, uint32_
     return DOD_OK;
 }
 
-/* Check one system's desc and fill *out (all but its phase). */
+/* A step's desc: its function, its ctx, nothing else. */
+static dod_status take_step_desc(const dod_system_desc *d, dod__sched_system *out)
+{
+    DOD__REFUSE_IF(d->fn || d->typed_fn || d->flags, DOD_E_INVALID);
+    DOD__REFUSE_IF(d->all || d->n_all || d->none || d->n_none, DOD_E_INVALID);
+    DOD__REFUSE_IF(d->writes || d->n_writes || d->reads || d->n_reads, DOD_E_INVALID);
+    memset(out, 0, sizeof *out);
+    out->step = d->step;
+    out->ctx = d->ctx;
+    return DOD_OK;
+}
+
+/* Check one system's desc and fill *out (all but its phase and rank). */
 static dod_status take_system_desc(const dod_world *w, const dod_system_desc *d, dod__sched_system *out)
 {
+    if (d->step)
+        return take_step_desc(d, out);
     DOD__REFUSE_IF(!d->fn, DOD_E_INVALID);
     DOD__REFUSE_IF(!d->all && d->n_all > 0, DOD_E_INVALID);
     DOD__REFUSE_IF(!d->none && d->n_none > 0, DOD_E_INVALID);
@@ -78,22 +93,28 @@ static int systems_conflict(const dod__sched_system *a, const dod__sched_system 
 }
 
 /* Greedy, in system order: a system joins the current phase when it conflicts with none of
- * its systems and no system in it records commands (one that does closes the phase). */
+ * its systems, is not flagged DOD_SYSTEM_NEW_PHASE and the phase is not a step's (a step is
+ * a phase alone). Each recording system gets its rank among its phase's. */
 static void form_sched_phases(dod_schedule *s)
 {
-    uint32_t first = 0; /* the current phase's first system */
+    uint32_t first = 0, recording = 0; /* the current phase's first system; its recorders */
     int closed = 0;
     s->n_phases = 0;
     for (uint32_t i = 0; i < s->n_systems; ++i) {
-        int join = s->n_phases > 0 && !closed;
+        dod__sched_system *sys = &s->systems[i];
+        int join = s->n_phases > 0 && !closed && !sys->step &&
+                   !(sys->flags & DOD_SYSTEM_NEW_PHASE);
         for (uint32_t j = first; join && j < i; ++j)
-            join = !systems_conflict(&s->systems[i], &s->systems[j]);
+            join = !systems_conflict(sys, &s->systems[j]);
         if (!join) {
             s->phase_first[s->n_phases++] = i;
             first = i;
+            recording = 0;
         }
-        s->systems[i].phase = s->n_phases - 1;
-        closed = (s->systems[i].flags & DOD_SYSTEM_COMMANDS) != 0;
+        sys->phase = s->n_phases - 1;
+        if (sys->flags & DOD_SYSTEM_COMMANDS)
+            sys->rank = recording++;
+        closed = sys->step != NULL;
     }
     s->phase_first[s->n_phases] = s->n_systems;
 }
@@ -103,6 +124,7 @@ dod_status dod_schedule_create(dod_schedule **s, const dod_world *w, const dod_s
     DOD__REFUSE_IF(!s || !w || !desc, DOD_E_INVALID);
     DOD__REFUSE_IF(!desc->systems && desc->n_systems > 0, DOD_E_INVALID);
     DOD__REFUSE_IF(desc->task_rows % 16 != 0, DOD_E_INVALID);
+    DOD__REFUSE_IF(desc->flags & ~KNOWN_SCHEDULE_FLAGS, DOD_E_INVALID);
     /* One allocation: the schedule, its systems, the phase starts (n_systems + 1). */
     size_t head = 0, systems = 0, phases = 0, bytes = 0;
     DOD__REFUSE_IF(!dod__align_up(sizeof(dod_schedule), &head), DOD_E_OVERFLOW);
@@ -122,6 +144,7 @@ dod_status dod_schedule_create(dod_schedule **s, const dod_world *w, const dod_s
     out->tag_hi = w->head.tag_hi;
     out->n_systems = desc->n_systems;
     out->task_rows = desc->task_rows ? desc->task_rows : DOD_SCHEDULE_TASK_ROWS;
+    out->fused = (desc->flags & DOD_SCHEDULE_PASS_PER_SYSTEM) == 0;
     out->systems = (dod__sched_system *)(void *)(mem + head);
     out->phase_first = (uint32_t *)(void *)(mem + head + systems);
     for (uint32_t i = 0; i < desc->n_systems; ++i) {
