@@ -288,12 +288,20 @@ static inline dod_status campaign_build_indexes(campaign *g, const dod_world *w,
     return st != DOD_OK ? st : dod_world_index_build(&x->by_army, w, &d);
 }
 
+/* Copy the live world into a frame's world w on the pool, only what changed since w last held a
+ * copy of it (the systems declare what they write, structural changes stamp what they touch). */
+static inline dod_status campaign_copy(campaign *g, dod_world *w)
+{
+    dod_world_copy_desc d = { campaign_exec(g), DOD_WORLD_COPY_CHANGED };
+    return dod_world_copy_with(w, g->live, &d);
+}
+
 /* The main thread's share of a tick, into a slot's world w and indexes x: copy the live world
  * (the copy resolves its handles, and the live world's query iterates it), rebuild, then the
  * tick number, last. */
 static inline dod_status campaign_fill(campaign *g, dod_world *w, campaign_slot *x, uint64_t tick)
 {
-    dod_status st = dod_world_copy(w, g->live);
+    dod_status st = campaign_copy(g, w);
     if (st == DOD_OK)
         st = campaign_build_indexes(g, w, x);
     x->tick = tick;

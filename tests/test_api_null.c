@@ -251,6 +251,9 @@ static int cmp_u32(const void *a, const void *b, void *ctx)
     /* snapshots and files */                                                                  \
     S(dod_world_copy(NULL, world), DOD_E_INVALID)                                              \
     S(dod_world_copy(world, NULL), DOD_E_INVALID)                                              \
+    S(dod_world_copy_with(NULL, world, NULL), DOD_E_INVALID)                                   \
+    S(dod_world_copy_with(world, NULL, NULL), DOD_E_INVALID)                                   \
+    S(dod_world_touch(NULL, 0, 0), DOD_E_INVALID)                                              \
     S(dod_world_frames_create(NULL, 2, &world_desc), DOD_E_INVALID)                            \
     S(dod_world_frames_create(&frames, 2, NULL), DOD_E_INVALID)                                \
     V(dod_world_frames_destroy(NULL))                                                          \

@@ -58,7 +58,7 @@ static int timed_main(world_tick_bench *b, uint64_t t, double *ms)
     if (!ok || dod_frames_begin(b->ring.frames, &next) != DOD_OK)
         return 0;
     campaign_slot *x = &b->ring.slot[next.slot];
-    ok = dod_world_copy(dod_frame_world(&next), b->game.live) == DOD_OK;
+    ok = campaign_copy(&b->game, dod_frame_world(&next)) == DOD_OK;
     double t2 = bench_now_ms();
     ok = ok && campaign_build_indexes(&b->game, dod_frame_world(&next), x) == DOD_OK;
     x->tick = t;

@@ -31,6 +31,7 @@
 #define DOD_WORLD_IO_H
 
 #include <dod/world_core.h>
+#include <dod/exec.h>
 #include <dod/frame.h>
 #include <stdio.h>
 
@@ -55,6 +56,53 @@ extern "C" {
  * Errors (dst unchanged): DOD_E_INVALID (dst or src NULL; worlds of different declarations),
  * DOD_E_NOMEM. */
 DOD_API dod_status dod_world_copy(dod_world *dst, const dod_world *src);
+
+/* dod_world_copy_desc.flags: copy only what changed since dst last held a copy of src (below). */
+#define DOD_WORLD_COPY_CHANGED 1u
+
+/* How dod_world_copy_with copies: zero-initialise it and set what you need. */
+typedef struct dod_world_copy_desc {
+    const dod_executor *exec; /* copy on it (NULL: the calling thread) */
+    uint32_t flags;           /* DOD_WORLD_COPY_CHANGED, or 0 */
+} dod_world_copy_desc;
+
+/* dod_world_copy, the bytes cut into shares copied at once on desc->exec, and with
+ * DOD_WORLD_COPY_CHANGED only what changed since dst last held a copy of src. desc NULL: as
+ * dod_world_copy.
+ *
+ * Change versions. Every world counts its changes, and each change stamps what it changed: a
+ * spawn, despawn or move (add, remove, an apply's commands) its archetypes' rows (the ids and
+ * every column) and the entity index; a schedule's phase the columns its systems declare they
+ * write, in every archetype they run over; dod_world_touch one column; a load everything. A
+ * copy into dst remembers src (its address and serial) and src's count. The next copy with
+ * DOD_WORLD_COPY_CHANGED from the same src into a dst that has not changed since copies the
+ * entity index only if it changed, an archetype's ids and columns whole if its rows changed, and
+ * else only the columns written since; anything else (another src, a dst changed or never a
+ * copy) is copied whole. A frame's slot holds the world of a few frames ago, so the columns no
+ * system wrote since, in archetypes no spawn, despawn or move touched, are not copied again.
+ * The granularity is an archetype's column: a structural change in an archetype rewrites rows
+ * anywhere in it (a despawn moves its last row into the hole), so it counts as a change of every
+ * column there.
+ * A write through a pointer (dod_world_get, get_at, row_get, an iterator's or a block's column)
+ * stamps nothing: declare it with dod_world_touch before copying with DOD_WORLD_COPY_CHANGED, or
+ * the copy keeps the column as dst held it. A debug build of the library compares what such a
+ * copy leaves out with src and, on a difference, reports it through the error hook (DOD_E_STATE)
+ * and copies everything; a release build trusts the versions.
+ * Cost: the bytes copied, shared by the executor's threads (at least 1 MiB a task); with nothing
+ * changed, O(archetypes + blocks). Allocates as dod_world_copy.
+ * Errors (dst unchanged): as dod_world_copy, and DOD_E_INVALID (unknown flags; exec with run
+ * NULL or 0 threads).
+ * Thread safety: as dod_world_copy; the executor's threads read src and write dst. */
+DOD_API dod_status dod_world_copy_with(dod_world *dst, const dod_world *src,
+                                       const dod_world_copy_desc *desc);
+
+/* Declare that `component` of `archetype` was written through a pointer (a loop over an
+ * iterator's or a block's column, a dod_world_get): stamps its column with a new change version,
+ * so a copy with DOD_WORLD_COPY_CHANGED takes it. Systems on a schedule need not: their declared
+ * writes are stamped. O(components of the archetype). Exclusive access to w.
+ * Errors: DOD_E_INVALID (w NULL), DOD_E_RANGE (archetype or component out of range),
+ * DOD_E_NOT_FOUND (the archetype lacks the component). */
+DOD_API dod_status dod_world_touch(dod_world *w, uint32_t archetype, uint32_t component);
 
 /* A frames object (dod/frame.h) whose n_slots slots each hold a world created from desc
  * (desc->alloc for the worlds and the object), for handing snapshots of a live world to

@@ -5,9 +5,9 @@
 /* The one piece of process state in the world module: the number of worlds created so far,
  * whose low 16 bits tag each world's handles (see docs/world.md, "Handles"). */
 static dod__atomic_u32 worlds_created;
-static uint32_t next_world_tag(void)
+static uint32_t next_world_serial(void)
 {
-    return dod__atomic_u32_fetch_add_relaxed(&worlds_created, 1u) & DOD__WORLD_TAG_MASK;
+    return dod__atomic_u32_fetch_add_relaxed(&worlds_created, 1u);
 }
 
 /* Bytes of `rows` rows of a (ids included), each column starting on a 64-byte line; 0 when
@@ -275,7 +275,8 @@ dod_status dod_world_create(dod_world **out, const dod_world_desc *desc)
     dod__world_install_slots(w, slots, slot_cap);
     if (desc->flags & DOD_WORLD_PREFAULT)
         prefault(w);
-    w->head.tag_hi = next_world_tag() << DOD__WORLD_GEN_BITS;
+    w->serial = next_world_serial();
+    w->head.tag_hi = (w->serial & DOD__WORLD_TAG_MASK) << DOD__WORLD_GEN_BITS;
     *out = w;
     return DOD_OK;
 }

@@ -8,8 +8,9 @@
  * cells (read from the slot then in cache) ROW_AHEAD records ahead. A move or despawn of a
  * random entity among millions touches some ten lines (its slot, a line per column, the slot of
  * the row swapped into its place), each a memory latency when they come one after another;
- * fetched ahead, the commands' misses overlap. Measured: moves of 2% of 6M entities went from
- * about 300 ns a command to ... (docs/world-measurements.md, "Applying commands"). */
+ * fetched ahead, the commands' misses overlap. Measured: applying moves of 2% of 6M entities
+ * took 85 ns a command, against 205 ns before and for the same direct calls (despawns: 72
+ * against 170; docs/world-measurements.md, "Applying commands"). */
 #define SLOT_AHEAD 16u
 #define ROW_AHEAD 8u
 

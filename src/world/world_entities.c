@@ -123,6 +123,7 @@ static inline dod_status spawn_row(dod_world *w, uint32_t archetype, dod_entity 
     uint32_t gen;
     uint32_t index = take_slot(w, &gen);
     uint64_t loc = push_row(a, block, row);
+    dod__world_rows_changed(w, a);
     dod_entity e = dod__world_handle(w, index, gen);
     dod__world_ids(*block)[*row] = e;
     w->head.slots[index] = dod__world_slot_make(gen, archetype, loc);
@@ -167,6 +168,7 @@ static dod_status spawn_many(dod_world *w, uint32_t archetype, uint32_t n, dod_e
     dod_status st = make_room(w, a, n, n);
     if (st != DOD_OK)
         return st;
+    dod__world_rows_changed(w, a);
     /* Block by block: zero each column's run with one memset, then ids and slots. */
     for (uint32_t done = 0; done < n;) {
         uint32_t row;
@@ -254,6 +256,7 @@ dod_status dod_world_despawn(dod_world *w, dod_entity e)
     unsigned char *block = locate(a, loc, &row, &scale);
     remove_row(w, a, block, scale, row, loc);
     release_slot(w, (uint32_t)e.bits);
+    dod__world_rows_changed(w, a);
     return DOD_OK;
 }
 
@@ -293,6 +296,8 @@ dod_status dod_world_move(dod_world *w, dod_entity e, uint32_t archetype)
             dod__zero_elem(to, size);
     }
     remove_row(w, src, src_block, src_scale, src_row, src_loc);
+    dod__world_rows_changed(w, src);
+    dod__world_rows_changed(w, dst);
     return DOD_OK;
 }
 

@@ -72,6 +72,11 @@ typedef struct dod__world_arch {
     unsigned char *first_block;
     uint64_t comp_bits[DOD_WORLD_MAX_COMPONENTS / 64];     /* the components it has */
     dod__world_col cols[DOD_WORLD_MAX_ARCHETYPE_COMPONENTS]; /* in the desc's order */
+    /* Change versions (the world's version counter when it last changed; see dod_world's):
+     * its rows (a spawn, despawn or move in or out: every column and the ids), and each column
+     * (a system's declared write, dod_world_touch). A column's version is the later of the two. */
+    uint64_t rows_version;
+    uint64_t col_version[DOD_WORLD_MAX_ARCHETYPE_COMPONENTS];
 } dod__world_arch;
 
 struct dod_world {
@@ -90,6 +95,17 @@ struct dod_world {
     uint64_t declaration; /* dod__world_declaration_of(the desc) */
     int keep_blocks;      /* set while a command buffer applies: a row removal frees no block
                              (world_cmds_apply.c frees them once at the end) */
+    /* Change versions (world_copy.c reads them): version counts the changes the world has
+     * seen, and each change stamps what it changed with the counter after it; slots_version is
+     * the entity index's. A copy into this world remembers what it copied: the source, by
+     * address and serial, and the source's version then; version_after_copy is this world's
+     * version just after, so a change to this world since shows. */
+    uint64_t version, slots_version;
+    uint32_t serial;      /* the worlds the process created before this one (the tag: its low
+                             16 bits) */
+    const dod_world *copied_from;
+    uint32_t copied_serial;
+    uint64_t copied_version, version_after_copy;
     size_t comp_size[DOD_WORLD_MAX_COMPONENTS]; /* every component's size (command buffers
                                                    check a set's size against it) */
     size_t comp_align[DOD_WORLD_MAX_COMPONENTS];  /* and alignment */
@@ -97,6 +113,35 @@ struct dod_world {
     size_t row_bytes[DOD_WORLD_MAX_ARCHETYPES]; /* each archetype's components' sizes added
                                                    up: a command buffer's spawn payload */
 };
+
+/* Change versions: a's rows changed (a spawn, despawn or move in or out: the ids and every
+ * column, and the entity index); one column of a was written. */
+static inline void dod__world_rows_changed(dod_world *w, dod__world_arch *a)
+{
+    a->rows_version = w->slots_version = ++w->version;
+}
+
+static inline void dod__world_column_changed(dod_world *w, dod__world_arch *a, uint32_t col)
+{
+    a->col_version[col] = ++w->version;
+}
+
+/* Everything changed (a load, a copy into w). */
+static inline void dod__world_all_changed(dod_world *w)
+{
+    w->slots_version = ++w->version;
+    for (uint32_t i = 0; i < w->n_archetypes; ++i)
+        w->arch[i].rows_version = w->version;
+}
+
+/* The column of component `component` in a, or UINT32_MAX when a lacks it. */
+static inline uint32_t dod__world_col_of(const dod__world_arch *a, uint32_t component)
+{
+    for (uint32_t k = 0; k < a->n_cols; ++k)
+        if (a->cols[k].comp == component)
+            return k;
+    return UINT32_MAX;
+}
 
 static inline uint32_t dod__world_slot_gen(uint64_t slot)
 {

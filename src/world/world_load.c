@@ -363,6 +363,7 @@ static void load_commit(load_pass *p)
         uint32_t before = open ? (uint32_t)dod__world_rows_upto(a, open - 1) : 0;
         dod__world_set_rows(a, n, open, n - before);
     }
+    dod__world_all_changed(w);
 }
 
 /* Start a pass over the file whose header (already taken, at `header`) is decoded into p. */

@@ -267,6 +267,23 @@ static dod_status plan_sched_phase(dod_schedule *s, const dod_world *w, uint32_t
     return grow_buffers(s, *n_buffers);
 }
 
+/* Change versions: the columns phase p's systems write, in every archetype holding rows they
+ * run over, are stamped (before the systems run: the stamps are read by copies only). */
+static void stamp_writes(const dod_schedule *s, dod_world *w, uint32_t p)
+{
+    for (uint32_t i = s->phase_first[p]; i < s->phase_first[p + 1]; ++i) {
+        const dod__sched_system *sys = &s->systems[i];
+        for (uint32_t k = 0; k < w->n_archetypes; ++k) {
+            dod__world_arch *a = &w->arch[k];
+            if (!system_matches(sys, k) || a->n_rows == 0)
+                continue;
+            for (uint32_t col = 0; col < a->n_cols; ++col)
+                if (sys->writes[a->cols[col].comp / 64] >> (a->cols[col].comp % 64) & 1u)
+                    dod__world_column_changed(w, a, col);
+        }
+    }
+}
+
 /* Run phase p's systems and apply what they recorded (in buffer order: system by system, then
  * job by job); *sum gains what the apply did. */
 static dod_status run_phase(dod_schedule *s, dod_world *w, uint32_t p, const dod_executor *exec,
@@ -276,6 +293,7 @@ static dod_status run_phase(dod_schedule *s, dod_world *w, uint32_t p, const dod
     dod_status st = plan_sched_phase(s, w, p, &n_jobs, &n_buffers);
     if (st != DOD_OK)
         return st;
+    stamp_writes(s, w, p);
     sched_run_ctx c = { s, w, p, n_jobs };
     dod__exec_run(exec, n_jobs, run_sched_job, &c);
     for (uint32_t j = 0; j < n_jobs && st == DOD_OK; ++j)
