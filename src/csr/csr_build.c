@@ -10,6 +10,9 @@
 #define PLAIN_MAX_ITEMS 65536u   /* fewer items do not repay partitioning: plain, 1 thread */
 #define PLAIN_MAX_ROWS 131072u   /* 1 thread: the 512 KiB of cursors fit L2, plain wins */
 #define ONE_THREAD_MAX_ROWS 32768u /* on threads: plain on 1 thread wins up to this many rows */
+#define ONE_THREAD_MAX_ITEMS 1048576u /* ... and items: past them the parallel scatter wins (the
+                                        strategy tick's 6.3M regiments by 1024 armies: 16 ms on
+                                        3 threads, 24 on one) */
 #define PARALLEL_MAX_ROWS 65536u /* on threads: the parallel plain scatter up to this many */
 #define SAMPLE_WINDOWS 32u       /* sampled windows of consecutive keys, spread over the items */
 #define SAMPLE_STEPS 32u         /* of this many steps from one key to the next */
@@ -145,7 +148,8 @@ static dod_csr_build_strategy choose(const dod__csr_job *job, dod_csr_build_stra
         return strategy;
     int threads = *n_blocks > 1;
     uint32_t one_thread_max_rows = threads ? ONE_THREAD_MAX_ROWS : PLAIN_MAX_ROWS;
-    if (job->n_items < PLAIN_MAX_ITEMS || job->n_rows <= one_thread_max_rows) {
+    if (job->n_items < PLAIN_MAX_ITEMS ||
+        (job->n_rows <= one_thread_max_rows && (!threads || job->n_items <= ONE_THREAD_MAX_ITEMS))) {
         *n_blocks = 1;
         return DOD_CSR_BUILD_PLAIN;
     }
