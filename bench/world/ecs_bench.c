@@ -5,20 +5,25 @@
  *                         one): the floor of a 2-thread frame on this machine
  *   world_fixed_1t / _2t  the world, archetypes fixed at the setup's counts, the schedule on a
  *                         thread pool of 1 / 2 threads
- *   world_chunked_1t / _2t  every archetype chunked at the default 16 KiB blocks
+ *   world_chunked_1t / _2t  every archetype chunked at the default blocks
+ *   world_fixed_pps_1t / _2t  fixed, a pass per system (DOD_SCHEDULE_PASS_PER_SYSTEM): against
+ *                         the default, one pass over a task's rows for every system of a phase
  * dt = 1/60, read from a volatile each frame. Every variant runs the same frames, so at the
  * end every world must equal the raw arrays byte for byte (every column, and the
  * framebuffer): across thread counts and against the raw loops. */
 #include <stdio.h>
 #include <dod/exec.h>
+#include <dod/world_systems.h>
 #include "bench.h"
 #include "ecs_bench.h"
 #include "ecs_systems.h"
 
 #define FRAMES 21
-enum { V_RAW, V_RAW_2T, V_FIXED_1T, V_FIXED_2T, V_CHUNKED_1T, V_CHUNKED_2T, N_VARIANTS };
+enum { V_RAW, V_RAW_2T, V_FIXED_1T, V_FIXED_2T, V_CHUNKED_1T, V_CHUNKED_2T, V_PPS_1T, V_PPS_2T,
+       N_VARIANTS };
 static const char *const variant_names[N_VARIANTS] = {
-    "raw", "raw_2t", "world_fixed_1t", "world_fixed_2t", "world_chunked_1t", "world_chunked_2t"
+    "raw", "raw_2t", "world_fixed_1t", "world_fixed_2t", "world_chunked_1t", "world_chunked_2t",
+    "world_fixed_pps_1t", "world_fixed_pps_2t"
 };
 
 static volatile float frame_dt = 1.0f / 60.0f;
@@ -41,8 +46,9 @@ static scenario_result run_scenario(size_t n, int mixed, int n_systems, const do
     ecs_raw_init(&raw2, n, mixed);
     ecs_world *worlds[N_VARIANTS] = { NULL };
     for (int v = V_FIXED_1T; v < N_VARIANTS; ++v)
-        worlds[v] = ecs_world_make(n, mixed, v <= V_FIXED_2T, n_systems);
-    const dod_executor *exec[N_VARIANTS] = { NULL, two, one, two, one, two };
+        worlds[v] = ecs_world_make(n, mixed, v <= V_FIXED_2T || v >= V_PPS_1T, n_systems,
+                                   v >= V_PPS_1T ? DOD_SCHEDULE_PASS_PER_SYSTEM : 0u);
+    const dod_executor *exec[N_VARIANTS] = { NULL, two, one, two, one, two, one, two };
     double t[N_VARIANTS][FRAMES];
     for (int f = -1; f < FRAMES; ++f) /* frame -1: a warm-up, untimed */
         for (int k = 0; k < N_VARIANTS; ++k) {
@@ -77,14 +83,16 @@ static scenario_result run_scenario(size_t n, int mixed, int n_systems, const do
     ecs_raw_free(&raw);
     printf("  %s n %zu (min, median): fixed_1t / raw %.3f %.3f; chunked_1t / raw %.3f %.3f; "
            "fixed 2t / 1t %.3f %.3f; chunked 2t / 1t %.3f %.3f; raw 2t / 1t %.3f %.3f; "
-           "fixed_2t / raw_2t %.3f %.3f\n",
+           "fixed_2t / raw_2t %.3f %.3f; one pass / pass per system 1t %.3f %.3f, 2t %.3f %.3f\n",
            op, n, r.min[V_FIXED_1T] / r.min[V_RAW], r.median[V_FIXED_1T] / r.median[V_RAW],
            r.min[V_CHUNKED_1T] / r.min[V_RAW], r.median[V_CHUNKED_1T] / r.median[V_RAW],
            r.min[V_FIXED_2T] / r.min[V_FIXED_1T], r.median[V_FIXED_2T] / r.median[V_FIXED_1T],
            r.min[V_CHUNKED_2T] / r.min[V_CHUNKED_1T],
            r.median[V_CHUNKED_2T] / r.median[V_CHUNKED_1T], r.min[V_RAW_2T] / r.min[V_RAW],
            r.median[V_RAW_2T] / r.median[V_RAW], r.min[V_FIXED_2T] / r.min[V_RAW_2T],
-           r.median[V_FIXED_2T] / r.median[V_RAW_2T]);
+           r.median[V_FIXED_2T] / r.median[V_RAW_2T], r.min[V_FIXED_1T] / r.min[V_PPS_1T],
+           r.median[V_FIXED_1T] / r.median[V_PPS_1T], r.min[V_FIXED_2T] / r.min[V_PPS_2T],
+           r.median[V_FIXED_2T] / r.median[V_PPS_2T]);
     return r;
 }
 

@@ -91,9 +91,11 @@ int ecs_raw_same(const ecs_raw *a, const ecs_raw *b); /* byte for byte */
 void ecs_raw_free(ecs_raw *r);
 
 /* The world (ecs_world.c): the typed world of the five archetypes (fixed at the setup's
- * counts, or chunked at the defaults), a schedule of 2 or 7 systems. */
+ * counts, or chunked at the defaults), a schedule of 2 or 7 systems made with schedule_flags
+ * (DOD_SCHEDULE_PASS_PER_SYSTEM, or 0). */
 typedef struct ecs_world ecs_world;
-ecs_world *ecs_world_make(size_t n, int mixed, int fixed, int n_systems);
+ecs_world *ecs_world_make(size_t n, int mixed, int fixed, int n_systems,
+                          uint32_t schedule_flags);
 void ecs_world_frame(ecs_world *w, const dod_executor *exec, float dt);
 int ecs_world_same_as_raw(const ecs_world *w, const ecs_raw *r); /* byte for byte */
 void ecs_world_free(ecs_world *w);

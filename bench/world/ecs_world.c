@@ -151,7 +151,7 @@ static void spawn(dod_world *w, const ecs_entity *e)
     check(st, "ecs spawn");
 }
 
-ecs_world *ecs_world_make(size_t n, int mixed, int fixed, int n_systems)
+ecs_world *ecs_world_make(size_t n, int mixed, int fixed, int n_systems, uint32_t schedule_flags)
 {
     ecs_world *x = (ecs_world *)calloc(1, sizeof *x);
     if (!x)
@@ -188,7 +188,8 @@ ecs_world *ecs_world_make(size_t n, int mixed, int fixed, int n_systems)
         /* one framebuffer, last writer wins: its rows in order, on one thread */
         eb_render_system(sys_render, f, DOD_SYSTEM_SEQUENTIAL),
     };
-    dod_schedule_desc sd = { .systems = sys, .n_systems = (uint32_t)n_systems };
+    dod_schedule_desc sd = { .systems = sys, .n_systems = (uint32_t)n_systems,
+                             .flags = schedule_flags };
     check(dod_schedule_create(&x->s, x->w, &sd), "ecs schedule create");
     return x;
 }
