@@ -39,16 +39,31 @@ typedef struct plain_rows {
 
 /* An entry of the slot map: where a handle's regiment is. */
 typedef struct plain_slot {
-    uint32_t row;    /* its row; in a free slot, the next free slot */
+    uint32_t row;    /* its row */
     uint16_t gen;    /* odd while its regiment lives; 0: retired, never handed out again */
     uint16_t routed; /* its archetype: 0 marching, 1 routed */
 } plain_slot;
 
-#define PLAIN_NO_SLOT UINT32_MAX
-
-/* The update runs in chunks, this many a pool thread (enough to even out two cores shared
- * with other work), at most PLAIN_MAX_CHUNKS. */
+/* The update runs in chunks, this many a pool thread (enough to even out threads slowed by
+ * other work), at most PLAIN_MAX_CHUNKS. */
 enum { PLAIN_CHUNKS_PER_THREAD = 8, PLAIN_MAX_CHUNKS = 256 };
+
+/* A prefetch hint, nothing where the compiler has none. (The empty asm that uses the address
+ * keeps GCC 12 from folding several prefetches of a loop into one, as in dod/base.h.) */
+#if defined(__GNUC__) || defined(__clang__)
+#    define PLAIN_PREFETCH(p)                                                                  \
+        do {                                                                                 \
+            const void *plain_prefetch_p = (p);                                              \
+            __builtin_prefetch(plain_prefetch_p);                                            \
+            __asm__ __volatile__("" : : "r"(plain_prefetch_p));                              \
+        } while (0)
+#else
+#    define PLAIN_PREFETCH(p) ((void)(p))
+#endif
+
+/* How far ahead loops prefetch: PLAIN_AHEAD structural changes, PLAIN_MARCH_AHEAD rows in the
+ * march, which decides its steps PLAIN_MARCH_BLOCK rows at a time. */
+enum { PLAIN_AHEAD = 8, PLAIN_MARCH_AHEAD = 128, PLAIN_MARCH_BLOCK = 256 };
 
 typedef struct plain_game {
     strategy_map map;
@@ -57,7 +72,10 @@ typedef struct plain_game {
     plain_rows marching, routed;
     plain_slot *slots;
     uint32_t n_slots, slot_cap; /* slots handed out, and room for */
-    uint32_t free_head, n_free; /* the most recently freed slot, and how many are free */
+    uint32_t *free_slots;       /* the free slots, the most recently freed last (a stack: a
+                                   spawn's pop waits on no miss, as a list through the slots
+                                   would) */
+    uint32_t n_free;
     /* The tick's structural changes: each chunk writes the rows it found from its own first
      * row on and counts them in found_*[chunk]; then they are packed into row order. */
     uint32_t *routing, *fallen;
@@ -88,14 +106,13 @@ static inline const dod_executor *plain_exec(const plain_game *g)
  * its generation moved on to odd again, else a new slot. The caller made room for the slot. */
 static inline void plain_recruit(plain_game *g, uint32_t a, uint64_t r)
 {
-    uint32_t slot = g->free_head;
+    uint32_t slot;
     uint16_t gen = 1;
-    if (slot == PLAIN_NO_SLOT) {
-        slot = g->n_slots++;
-    } else {
-        g->free_head = g->slots[slot].row;
-        g->n_free--;
+    if (g->n_free) {
+        slot = g->free_slots[--g->n_free];
         gen = (uint16_t)(g->slots[slot].gen + 1);
+    } else {
+        slot = g->n_slots++;
     }
     plain_rows *m = &g->marching;
     uint32_t row = m->n++;
@@ -119,9 +136,11 @@ static inline dod_status plain_reserve_slots(plain_game *g, uint32_t n)
     if (need > cap)
         return DOD_E_FULL;
     plain_slot *s = (plain_slot *)realloc(g->slots, (size_t)cap * sizeof(plain_slot));
-    if (!s)
+    g->slots = s ? s : g->slots;
+    uint32_t *f = s ? (uint32_t *)realloc(g->free_slots, (size_t)cap * sizeof(uint32_t)) : NULL;
+    g->free_slots = f ? f : g->free_slots;
+    if (!f)
         return DOD_E_NOMEM;
-    g->slots = s;
     g->slot_cap = (uint32_t)cap;
     return DOD_OK;
 }
@@ -157,20 +176,38 @@ static inline void plain_rout(plain_game *g, uint32_t slot)
     plain_remove_row(g, m, from);
 }
 
-/* The routed regiment of `slot` is gone: its row removed, its generation moved on (even: its
- * handle is stale) and the slot freed, or retired when the generation would pass 0xFFFF. */
+/* The regiment of `slot` is gone: its row removed, its generation moved on (even: its handle
+ * is stale) and the slot freed, or retired when the generation would pass 0xFFFF. */
 static inline void plain_despawn(plain_game *g, uint32_t slot)
 {
     plain_slot *s = &g->slots[slot];
-    plain_remove_row(g, &g->routed, s->row);
+    plain_remove_row(g, s->routed ? &g->routed : &g->marching, s->row);
     if (s->gen == 0xFFFF) {
         s->gen = 0;
         return;
     }
     s->gen++;
-    s->row = g->free_head;
-    g->free_head = slot;
-    g->n_free++;
+    g->free_slots[g->n_free++] = slot;
+}
+
+/* Structural changes by slot (list[0 .. n)) wait on two dependent misses each: the slot, then
+ * its row of x. Called before change k: prefetches the slot of change k + 2 * PLAIN_AHEAD
+ * and the row of change k + PLAIN_AHEAD (its slot cached by now). */
+static inline void plain_prefetch_change(const plain_game *g, const plain_rows *x,
+                                         const uint32_t *list, uint32_t n, uint32_t k)
+{
+    if (k + 2 * PLAIN_AHEAD < n)
+        PLAIN_PREFETCH(&g->slots[list[k + 2 * PLAIN_AHEAD]]);
+    if (k + PLAIN_AHEAD < n) {
+        uint32_t row = g->slots[list[k + PLAIN_AHEAD]].row;
+        PLAIN_PREFETCH(&x->id[row]);
+        PLAIN_PREFETCH(&x->location[row]);
+        PLAIN_PREFETCH(&x->army[row]);
+        PLAIN_PREFETCH(&x->health[row]);
+        PLAIN_PREFETCH(&x->mood[row]);
+        if (x->speed)
+            PLAIN_PREFETCH(&x->speed[row]);
+    }
 }
 
 /* The rows of `rows` listed in list[0 .. n) become their slots: a structural change moves
@@ -193,22 +230,34 @@ static inline void plain_chunk(uint32_t n, uint32_t chunks, uint32_t k, uint32_t
 
 /* March and morale on marching rows [first, end): a step to a neighbouring cell with the
  * chance the speed gives, and the mood wears down; the rows whose mood broke go to `broke`.
- * Returns how many. */
+ * Returns how many. A step reads the map's adjacency, two dependent misses (the cell's
+ * offsets, then its neighbours): the offsets are prefetched PLAIN_MARCH_AHEAD rows ahead, and
+ * a block's steps are decided first, each neighbour prefetched, then taken. */
 static inline uint32_t plain_march(const plain_game *g, uint32_t first, uint32_t end,
                                    uint32_t *broke)
 {
     const plain_rows *m = &g->marching;
-    const dod_csr *next = &g->map.adjacency;
-    uint32_t n = 0;
-    for (uint32_t i = first; i < end; ++i) {
-        uint64_t r = plain_dice(g, m->id[i], 1);
-        if ((float)(r % 4096) < m->speed[i] * 4096.0f) {
-            uint32_t from = m->location[i];
-            m->location[i] = dod_csr_row_begin(next, from)[(r >> 32) % dod_csr_row_len(next, from)];
+    const uint32_t *offsets = g->map.adjacency.offsets, *cells = g->map.adjacency.items;
+    uint32_t n = 0, row[PLAIN_MARCH_BLOCK], to[PLAIN_MARCH_BLOCK];
+    for (uint32_t at = first; at < end; at += PLAIN_MARCH_BLOCK) {
+        uint32_t stop = end - at < PLAIN_MARCH_BLOCK ? end : at + PLAIN_MARCH_BLOCK, steps = 0;
+        for (uint32_t i = at; i < stop; ++i) {
+            if (i + PLAIN_MARCH_AHEAD < end)
+                PLAIN_PREFETCH(&offsets[m->location[i + PLAIN_MARCH_AHEAD]]);
+            uint64_t r = plain_dice(g, m->id[i], 1);
+            if ((float)(r % 4096) < m->speed[i] * 4096.0f) {
+                /* world_tick.h's neighbour pick, (r >> 32) % the neighbours, in 32 bits */
+                uint32_t from = m->location[i], len = offsets[from + 1] - offsets[from];
+                to[steps] = offsets[from] + (uint32_t)(r >> 32) % len;
+                PLAIN_PREFETCH(&cells[to[steps]]);
+                row[steps++] = i;
+            }
+            m->mood[i] -= (float)(plain_dice(g, m->id[i], 2) % 1000) * 1e-5f;
+            if (m->mood[i] < 0.25f)
+                broke[n++] = i;
         }
-        m->mood[i] -= (float)(plain_dice(g, m->id[i], 2) % 1000) * 1e-5f;
-        if (m->mood[i] < 0.25f)
-            broke[n++] = i;
+        for (uint32_t k = 0; k < steps; ++k)
+            m->location[row[k]] = cells[to[k]];
     }
     return n;
 }
@@ -280,8 +329,10 @@ static inline dod_status plain_run(plain_game *g, uint64_t t)
      * world's: the rows in order, then the moves applied in that order). */
     uint32_t routed_before = g->routed.n;
     plain_rows_to_slots(&g->marching, g->routing, g->n_routing);
-    for (uint32_t k = 0; k < g->n_routing; ++k)
+    for (uint32_t k = 0; k < g->n_routing; ++k) {
+        plain_prefetch_change(g, &g->marching, g->routing, g->n_routing, k);
         plain_rout(g, g->routing[k]);
+    }
 
     /* reinforce: the world's reads every routed row, the ones that just routed too (after all
      * the others); none has fallen in this game, since marching costs no health, but they are
@@ -290,6 +341,10 @@ static inline dod_status plain_run(plain_game *g, uint64_t t)
         if (g->routed.health[i] <= 0.0f)
             g->fallen[g->n_fallen++] = i;
     for (uint32_t k = 0; k < g->n_fallen; ++k) {
+        if (k + PLAIN_AHEAD < g->n_fallen) {
+            PLAIN_PREFETCH(&g->routed.id[g->fallen[k + PLAIN_AHEAD]]);
+            PLAIN_PREFETCH(&g->routed.army[g->fallen[k + PLAIN_AHEAD]]);
+        }
         uint32_t row = g->fallen[k];
         plain_recruit(g, g->routed.army[row], plain_dice(g, g->routed.id[row], 4));
     }
@@ -297,8 +352,10 @@ static inline dod_status plain_run(plain_game *g, uint64_t t)
     /* deaths: the same rows (reinforce added only marching ones), by slot for the same reason
      * as the routs. */
     plain_rows_to_slots(&g->routed, g->fallen, g->n_fallen);
-    for (uint32_t k = 0; k < g->n_fallen; ++k)
+    for (uint32_t k = 0; k < g->n_fallen; ++k) {
+        plain_prefetch_change(g, &g->routed, g->fallen, g->n_fallen, k);
         plain_despawn(g, g->fallen[k]);
+    }
     return DOD_OK;
 }
 
@@ -337,9 +394,11 @@ static inline void plain_destroy(plain_game *g)
     plain_rows_free(&g->marching);
     plain_rows_free(&g->routed);
     free(g->slots);
+    free(g->free_slots);
     free(g->routing);
     free(g->fallen);
     g->slots = NULL;
+    g->free_slots = NULL;
     g->routing = g->fallen = NULL;
     dod_threadpool_destroy(g->pool);
     g->pool = NULL;
@@ -355,8 +414,7 @@ static inline void plain_destroy(plain_game *g)
 static inline dod_status plain_create(plain_game *g, uint32_t width, uint32_t height,
                                       uint32_t regiments, uint32_t armies, uint32_t pool_threads)
 {
-    *g = (plain_game){ .armies = armies, .regiments = regiments, .free_head = PLAIN_NO_SLOT,
-                       .chunks = 1 };
+    *g = (plain_game){ .armies = armies, .regiments = regiments, .chunks = 1 };
     dod_arena_init(&g->scratch, 0, NULL);
     dod_status st = map_create(&g->map, width, height, regiments);
     if (st == DOD_OK)
