@@ -8,12 +8,14 @@
  *            `placed` query, marching rows then routed ones, as the plain frame's); and the
  *            three jobs bit for bit: the AI's strength and morale of every army, the path
  *            job's orders and routes, the UI's muster of every cell
- * and over each run: regiments routed, fell and were replaced (a recruit took a freed slot). */
+ * and over each run: regiments routed, fell and were replaced (a recruit took a freed slot).
+ * Then the slot map alone against the world's entity index: random spawns, routs and
+ * despawns, then one slot despawned and spawned again until its generation retires it. */
 #include "../examples/plain_tick.h"
 #include "../examples/world_tick.h"
 #include "check.h"
 
-enum { TICKS = 30, ROUTES = 2 };
+enum { TICKS = 26, ROUTES = 1 };
 
 typedef struct size {
     uint32_t width, height, regiments, armies;
@@ -198,11 +200,69 @@ static void run(const size *z, uint32_t threads)
     army_fields_free(&j.fields);
 }
 
+/* The live regiment at place k of g's rows (marching, then routed): its slot in the plain
+ * game, and its handle in the world. */
+static dod_entity world_at(const campaign *w, const plain_game *g, uint32_t k, uint32_t *slot)
+{
+    war_marching_cols m;
+    war_routed_cols r;
+    int marching = k < g->marching.n;
+    *slot = (uint32_t)(marching ? g->marching.id[k] : g->routed.id[k - g->marching.n]);
+    if (marching)
+        return war_marching_block(w->live, 0, &m) ? m.entities[k] : (dod_entity){ 0 };
+    return war_routed_block(w->live, 0, &r) ? r.entities[k - g->marching.n] : (dod_entity){ 0 };
+}
+
+/* The slot map against the world's entity index on a game of 4 regiments, both changed by
+ * the same direct calls: RANDOM random spawns (while fewer than 4 live), routs and despawns,
+ * then the last recruit despawned and another spawned, over and over: LIFO, the same slot
+ * comes back each time until its generation would pass 0xFFFF and it is retired (twice). */
+static void slot_map(void)
+{
+    enum { RANDOM = 4000, CYCLES = 2 * 32768 + 100 };
+    static campaign w;
+    static plain_game g;
+    CHECK_OK(campaign_create(&w, 4, 4, 4, 2, 0));
+    CHECK_OK(plain_create(&g, 4, 4, 4, 2, 0));
+    test_rng rng = { 7 };
+    int ok = !check_failed;
+    for (uint32_t k = 0; ok && k < RANDOM + 2 * CYCLES; ++k) {
+        uint32_t live = g.marching.n + g.routed.n, slot = 0;
+        uint32_t op = k < RANDOM ? test_rng_below(&rng, 3) : k % 2 ? 0 : 2;
+        if (op == 0 && live < g.regiments) { /* spawn */
+            uint32_t a = k % g.armies;
+            uint64_t r = strategy_dice(k);
+            war_marching_row row = campaign_recruit(&w, a, r);
+            CHECK_OK(war_marching_spawn(w.live, &row, NULL));
+            CHECK_OK(plain_reserve_slots(&g, 1));
+            plain_recruit(&g, a, r);
+        } else if (op == 1 && g.marching.n > 0) { /* rout */
+            dod_entity e = world_at(&w, &g, test_rng_below(&rng, g.marching.n), &slot);
+            CHECK_OK(dod_world_move(w.live, e, DOD_AID(war, routed)));
+            plain_rout(&g, slot);
+        } else if (op == 2 && (k < RANDOM ? live : g.marching.n) > 0) {
+            /* despawn: at random, then the last recruit */
+            uint32_t at = k < RANDOM ? test_rng_below(&rng, live) : g.marching.n - 1;
+            CHECK_OK(dod_world_despawn(w.live, world_at(&w, &g, at, &slot)));
+            plain_despawn(&g, slot);
+        }
+        ok = !check_failed && same_rows(w.live, &g.marching, &g.routed);
+    }
+    CHECK(ok);
+    uint32_t retired = 0;
+    for (uint32_t i = 0; i < g.n_slots; ++i)
+        retired += g.slots[i].gen == 0;
+    CHECK_EQ(retired, 2);
+    plain_destroy(&g);
+    campaign_destroy(&w);
+}
+
 int main(void)
 {
     const size sizes[] = { { 32, 32, 6 * 32 * 32, 32 }, { 48, 48, 6 * 48 * 48, 48 } };
     for (uint32_t s = 0; s < 2; ++s)
         for (uint32_t threads = 0; threads <= 3; ++threads) /* 0: no pool, the calling thread */
             run(&sizes[s], threads);
+    slot_map();
     return check_summary("test_plain_tick");
 }
