@@ -307,7 +307,10 @@ static inline uint32_t plain_pack(uint32_t *list, const uint32_t *found, uint32_
     return packed;
 }
 
-/* Tick t: the rows in chunks on the pool, then the structural changes on this thread. */
+/* Tick t: the rows in chunks on the pool, then the structural changes on this thread. Fails
+ * (DOD_E_NOMEM, DOD_E_FULL) only when the slot map cannot grow for the recruits, which only
+ * retired slots make it do: then the rows have had their tick but nothing routed, fell or
+ * was recruited. */
 static inline dod_status plain_run(plain_game *g, uint64_t t)
 {
     g->tick = t;
