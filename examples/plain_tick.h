@@ -16,9 +16,10 @@
  *   rout       the noted marching rows move to routed, in row order
  *   reinforce  for each fallen routed row, in row order, its army sends a fresh regiment
  *   deaths     the fallen are gone, in row order
- * which are the structural changes the world's schedule records in row order and applies in
- * that order at the end of each phase (src/world/world_run.c, world_cmds_apply.c): after
- * every tick both games hold the same rows in the same order, with the same handles.
+ * which are the structural changes the world's three recording systems find in the rows the
+ * update left and its schedule applies at the end of their shared phase, system by system,
+ * each system's in row order (src/world/world_run.c, world_cmds_apply.c): after every tick
+ * both games hold the same rows in the same order, with the same handles.
  * A frame is one array per component over every regiment (marching rows, then routed ones)
  * and the two indexes built from it, location -> rows and army -> rows, handed to the
  * workers through dod_frames. */
@@ -322,27 +323,22 @@ static inline dod_status plain_run(plain_game *g, uint64_t t)
             plain_update_chunk(g, k);
     g->n_routing = plain_pack(g->routing, g->found_routing, g->marching.n, g->chunks);
     g->n_fallen = plain_pack(g->fallen, g->found_fallen, g->routed.n, g->chunks);
-    /* the recruits: one per fallen regiment, of those routed before or routing now */
-    dod_status st = plain_reserve_slots(g, g->n_fallen + g->n_routing);
+    dod_status st = plain_reserve_slots(g, g->n_fallen); /* a recruit per fallen regiment */
     if (st != DOD_OK)
         return st;
 
     /* rout: every broken row was listed before any moves, since each move's swap-remove
      * changes which regiment is in which row; then moved by slot, in the listed order (the
      * world's: the rows in order, then the moves applied in that order). */
-    uint32_t routed_before = g->routed.n;
     plain_rows_to_slots(&g->marching, g->routing, g->n_routing);
     for (uint32_t k = 0; k < g->n_routing; ++k) {
         plain_prefetch_change(g, &g->marching, g->routing, g->n_routing, k);
         plain_rout(g, g->routing[k]);
     }
 
-    /* reinforce: the world's reads every routed row, the ones that just routed too (after all
-     * the others); none has fallen in this game, since marching costs no health, but they are
-     * checked all the same. A recruit per fallen row, in row order. */
-    for (uint32_t i = routed_before; i < g->routed.n; ++i)
-        if (g->routed.health[i] <= 0.0f)
-            g->fallen[g->n_fallen++] = i;
+    /* reinforce: a recruit per fallen row, in row order. The world's finds them, as its
+     * deaths does, in the rows the update left, before the routs; these append to routed, so
+     * the fallen rows are where they were. */
     for (uint32_t k = 0; k < g->n_fallen; ++k) {
         if (k + PLAIN_AHEAD < g->n_fallen) {
             PLAIN_PREFETCH(&g->routed.id[g->fallen[k + PLAIN_AHEAD]]);
