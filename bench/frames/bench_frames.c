@@ -1,14 +1,18 @@
 /* bench_frames: the seed's snapshot complaint, measured.
  *
- * 1. The strategy tick, phase by phase, in its two forms alternating tick by tick: on a table
- *    (examples/strategy_tick.c's loop on examples/strategy_world.h: the main thread's march,
- *    table copy, index rebuild (both indexes, on the pool) and publish) and on the world
+ * 1. The strategy tick, phase by phase, in its three forms alternating tick by tick (each
+ *    tick's first form in turn): on a table (examples/strategy_tick.c's loop on
+ *    examples/strategy_world.h: the main thread's march, table copy, index rebuild (both
+ *    indexes, on the pool) and publish), by hand on plain arrays (examples/plain_tick.h, in
+ *    plain_tick.c: the world's game without the world, the baseline it is measured against:
+ *    the six systems as loops, the arrays' copy, both index builds, publish) and on the world
  *    (examples/world_tick.c's loop on examples/world_tick.h, in world_tick.c: the systems on
  *    the schedule, the world's copy, both index builds, publish); then, on the frame just
  *    published, each worker's job in turn on this thread: AI (every army's strength and
  *    morale), path (4 routes), UI (who stands in 256 cells). Prints min / median over the
- *    ticks and appends one JSON line per tick to bench/results/frames.jsonl ("tick": the
- *    table's, "world_tick": the world's).
+ *    ticks, and the main thread's share of a tick (update + copy + rebuild, summed per tick),
+ *    and appends one JSON line per tick to bench/results/frames.jsonl ("tick": the table's,
+ *    "world_tick": the world's, "plain_tick": the plain arrays').
  * 2. Alternating in one process, the snapshot the naive game took (a deep copy of the
  *    vector-of-vectors index, here an array of {ptr, len, cap} growable lists, under a
  *    pthread mutex) against handing out a dod frame: begin + publish when the index is built
@@ -31,8 +35,11 @@
 
 /* ---- 1. the tick ---- */
 /* the JSON keys, and the units: publish, far below a millisecond, in microseconds */
-static const char *const phase_key[2][N_PHASES] = {
+enum { TABLE, WORLD, PLAIN, N_FORMS }; /* the forms of the tick */
+static const char *const form_case[N_FORMS] = { "tick", "world_tick", "plain_tick" };
+static const char *const phase_key[N_FORMS][N_PHASES] = {
     { "move_ms", "copy_ms", "rebuild_ms", "publish_us", "AI_ms", "path_ms", "UI_ms" },
+    { "systems_ms", "copy_ms", "rebuild_ms", "publish_us", "AI_ms", "path_ms", "UI_ms" },
     { "systems_ms", "copy_ms", "rebuild_ms", "publish_us", "AI_ms", "path_ms", "UI_ms" },
 };
 static const char *const phase_name[N_PHASES] = { "update", "copy", "rebuild", "publish (us)",
@@ -121,37 +128,50 @@ static int tick_bench_init(tick_bench *b, const world_size *size)
            dod_graph_scratch_reserve(&b->scratch, world_cells(&b->world)) == DOD_OK;
 }
 
-/* min and median of phase p over the ticks of ms */
-static void phase_stats(double ms[][N_PHASES], uint32_t ticks, int p, double *min, double *med)
+/* One row of the table: min and median over the ticks of each form (v[form][tick], sorted
+ * here), the world's against the table's and against the plain arrays'. */
+static void tick_row(const char *name, double v[N_FORMS][MAX_TICKS], uint32_t ticks)
 {
-    double v[MAX_TICKS];
-    for (uint32_t t = 0; t < ticks; ++t)
-        v[t] = ms[t][p];
-    *min = bench_min(v, (int)ticks);
-    *med = bench_median(v, (int)ticks);
+    static const int column[N_FORMS] = { TABLE, PLAIN, WORLD };
+    double min[N_FORMS], med[N_FORMS];
+    printf("  %-33s", name);
+    for (int c = 0; c < N_FORMS; ++c) {
+        int k = column[c];
+        min[k] = bench_min(v[k], (int)ticks);
+        med[k] = bench_median(v[k], (int)ticks);
+        printf(" %9.3f %9.3f", min[k], med[k]);
+    }
+    printf("  %5.2f %5.2f  %5.2f %5.2f\n", min[WORLD] / min[TABLE], med[WORLD] / med[TABLE],
+           min[WORLD] / min[PLAIN], med[WORLD] / med[PLAIN]);
 }
 
 static void tick_report(FILE *out, const world_size *size, uint32_t ticks,
-                        double ms[2][MAX_TICKS][N_PHASES], uint32_t routed)
+                        double ms[N_FORMS][MAX_TICKS][N_PHASES], uint32_t routed,
+                        uint32_t plain_routed)
 {
     printf("strategy tick: %u x %u map, %u regiments in %u armies, update and rebuilds on %u "
-           "threads (%u ticks, table and world alternating; ms, publish in us):\n", size->width,
-           size->height, size->regiments, size->armies, (unsigned)POOL_THREADS, ticks);
-    printf("  %-12s %10s %10s %10s %10s %12s\n", "phase", "table min", "median", "world min",
-           "median", "world/table");
+           "threads (%u ticks, table, plain arrays and world alternating; ms, publish in us):\n",
+           size->width, size->height, size->regiments, size->armies, (unsigned)POOL_THREADS,
+           ticks);
+    printf("  %-33s %9s %9s %9s %9s %9s %9s  %11s  %11s\n", "phase", "table min", "median",
+           "plain min", "median", "world min", "median", "world/table", "world/plain");
+    static double v[N_FORMS][MAX_TICKS];
     for (int p = 0; p < N_PHASES; ++p) {
-        double min[2], med[2];
-        for (int k = 0; k < 2; ++k)
-            phase_stats(ms[k], ticks, p, &min[k], &med[k]);
-        printf("  %-12s %10.3f %10.3f %10.3f %10.3f %6.2f %5.2f\n", phase_name[p], min[0],
-               med[0], min[1], med[1], min[1] / min[0], med[1] / med[0]);
+        for (int k = 0; k < N_FORMS; ++k)
+            for (uint32_t t = 0; t < ticks; ++t)
+                v[k][t] = ms[k][t][p];
+        tick_row(phase_name[p], v, ticks);
     }
-    printf("  (update: the table's march against the world's six systems; the world routed "
-           "%u regiments by the end)\n", routed);
-    for (int k = 0; k < 2; ++k)
+    for (int k = 0; k < N_FORMS; ++k)
+        for (uint32_t t = 0; t < ticks; ++t)
+            v[k][t] = ms[k][t][PH_UPDATE] + ms[k][t][PH_COPY] + ms[k][t][PH_REBUILD];
+    tick_row("main thread (update+copy+rebuild)", v, ticks);
+    printf("  (update: the table's march against the six systems, by hand and on the world; the "
+           "world routed %u regiments by the end, the plain arrays %u)\n", routed, plain_routed);
+    for (int k = 0; k < N_FORMS; ++k)
         for (uint32_t t = 0; t < ticks; ++t) {
             fprintf(out, "{\"bench\":\"frames\",\"case\":\"%s\",\"tick\":%u,\"locations\":%u,"
-                    "\"regiments\":%u,\"armies\":%u,\"threads\":%u", k ? "world_tick" : "tick",
+                    "\"regiments\":%u,\"armies\":%u,\"threads\":%u", form_case[k],
                     t + 1, size->width * size->height, size->regiments, size->armies,
                     (unsigned)POOL_THREADS);
             for (int p = 0; p < N_PHASES; ++p)
@@ -160,24 +180,38 @@ static void tick_report(FILE *out, const world_size *size, uint32_t ticks,
         }
 }
 
+/* Tick t of form k, timed into ms. */
+static int timed_form(int k, tick_bench *table, plain_tick_bench *plain, world_tick_bench *w,
+                      uint64_t t, double *ms)
+{
+    switch (k) {
+    case TABLE: return timed_tick(table, t, ms) && timed_jobs(table, ms);
+    case PLAIN: return plain_tick_timed(plain, t, ms);
+    default: return world_tick_timed(w, t, ms);
+    }
+}
+
 /* Returns 0 when something failed. */
 static int bench_tick(FILE *out, int quick)
 {
     const uint32_t side = quick ? 256 : 1024, ticks = quick ? 12 : MAX_TICKS;
     const world_size size = { side, side, 6 * side * side, side };
     static tick_bench b; /* static: its frame ring is too big for some stacks */
-    static double ms[2][MAX_TICKS][N_PHASES];
+    static double ms[N_FORMS][MAX_TICKS][N_PHASES];
     int ok = tick_bench_init(&b, &size);
-    world_tick_bench *w = ok ? world_tick_bench_create(side) : NULL;
-    ok = ok && w;
-    /* one tick of each form in turn, the table's first on odd ticks */
+    plain_tick_bench *p = ok ? plain_tick_bench_create(side) : NULL;
+    world_tick_bench *w = p ? world_tick_bench_create(side) : NULL;
+    ok = ok && p && w;
+    /* one tick of each form in turn, each tick starting with the next form */
     for (uint32_t t = 0; ok && t < ticks; ++t)
-        for (uint32_t k = 0; ok && k < 2; ++k)
-            ok = (k ^ (t & 1)) ? world_tick_timed(w, t + 1, ms[1][t])
-                               : timed_tick(&b, t + 1, ms[0][t]) && timed_jobs(&b, ms[0][t]);
+        for (uint32_t k = 0; ok && k < N_FORMS; ++k) {
+            int form = (int)((t + k) % N_FORMS);
+            ok = timed_form(form, &b, p, w, t + 1, ms[form][t]);
+        }
     if (ok)
-        tick_report(out, &size, ticks, ms, world_tick_routed(w));
+        tick_report(out, &size, ticks, ms, world_tick_routed(w), plain_tick_routed(p));
     world_tick_bench_destroy(w);
+    plain_tick_bench_destroy(p);
     tick_bench_free(&b);
     return ok;
 }

@@ -1,6 +1,7 @@
-/* bench_frames: what its files share. The strategy tick is timed phase by phase in two forms,
- * alternating tick by tick in one process: on a table (examples/strategy_world.h, in
- * bench_frames.c) and on the world (examples/world_tick.h, in world_tick.c). */
+/* bench_frames: what its files share. The strategy tick is timed phase by phase in three
+ * forms, alternating tick by tick in one process: on a table (examples/strategy_world.h, in
+ * bench_frames.c), by hand on plain arrays (examples/plain_tick.h, in plain_tick.c) and on the
+ * world (examples/world_tick.h, in world_tick.c). */
 #ifndef FRAMES_BENCH_H
 #define FRAMES_BENCH_H
 
@@ -23,5 +24,13 @@ int world_tick_timed(world_tick_bench *b, uint64_t t, double *ms);
 uint32_t world_tick_routed(const world_tick_bench *b);
 size_t world_tick_bytes(const world_tick_bench *b);
 void world_tick_bench_destroy(world_tick_bench *b);
+
+/* The same game by hand on plain arrays, the same size, threads and phases as the world's. */
+typedef struct plain_tick_bench plain_tick_bench;
+plain_tick_bench *plain_tick_bench_create(uint32_t side);
+int plain_tick_timed(plain_tick_bench *b, uint64_t t, double *ms);
+/* Regiments routed now (the world's count, when both ran the same ticks). */
+uint32_t plain_tick_routed(const plain_tick_bench *b);
+void plain_tick_bench_destroy(plain_tick_bench *b);
 
 #endif
