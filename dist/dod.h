@@ -96,6 +96,12 @@ extern "C" {
 #    define DOD__PREFETCH(p) ((void)(p))
 #endif
 
+/* A prefetch hint for the cache line at p, for a game's own loops (a system that reads the map
+ * or other entities at random: fetch what a later row will need while this row is worked on).
+ * It never faults, whatever p is, and compiles to nothing where the compiler has no prefetch. A
+ * statement, not an expression. */
+#define DOD_PREFETCH(p) DOD__PREFETCH(p)
+
 /* The values are pinned: they are part of the ABI and never change or get reused; new codes
  * are added at the end. */
 typedef enum dod_status {
