@@ -214,13 +214,15 @@ static inline dod_status campaign_create(campaign *g, uint32_t width, uint32_t h
     *g = (campaign){ .armies = armies, .regiments = regiments };
     dod_arena_init(&g->scratch, 0, NULL);
     /* Neither archetype ever holds more than every regiment: a fixed block each, allocated
-     * once by create (its pages mapped as rows first reach them). */
+     * once by create, every page written there (DOD_WORLD_PREFAULT), so that routed growing in
+     * a tick takes no page fault (2.4 ms of a tick's 8.3 of applying the routs at the seed's
+     * size, where they first reach a page). */
     g->config = war_config_default();
     g->config.marching.capacity = regiments;
     g->config.routed.capacity = regiments;
     dod_status st = map_create(&g->map, width, height, regiments);
     if (st == DOD_OK)
-        st = war_create_config(&g->live, &g->config, NULL, 0);
+        st = war_create_config(&g->live, &g->config, NULL, DOD_WORLD_PREFAULT);
     if (st == DOD_OK && pool_threads > 0)
         st = dod_threadpool_create(&g->pool, pool_threads, NULL);
     g->exec = dod_threadpool_executor(g->pool);
