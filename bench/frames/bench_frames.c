@@ -129,11 +129,12 @@ static int tick_bench_init(tick_bench *b, const world_size *size)
 }
 
 /* One row of the table: min and median over the ticks of each form (v[form][tick], sorted
- * here), the world's against the table's and against the plain arrays'. */
-static void tick_row(const char *name, double v[N_FORMS][MAX_TICKS], uint32_t ticks)
+ * here), the world's against the table's and against the plain arrays'; the minima in min. */
+static void tick_row(const char *name, double v[N_FORMS][MAX_TICKS], uint32_t ticks,
+                     double min[N_FORMS])
 {
     static const int column[N_FORMS] = { TABLE, PLAIN, WORLD };
-    double min[N_FORMS], med[N_FORMS];
+    double med[N_FORMS];
     printf("  %-33s", name);
     for (int c = 0; c < N_FORMS; ++c) {
         int k = column[c];
@@ -156,18 +157,45 @@ static void tick_report(FILE *out, const world_size *size, uint32_t ticks,
     printf("  %-33s %9s %9s %9s %9s %9s %9s  %11s  %11s\n", "phase", "table min", "median",
            "plain min", "median", "world min", "median", "world/table", "world/plain");
     static double v[N_FORMS][MAX_TICKS];
+    double min[N_PHASES][N_FORMS], main_min[N_FORMS], frame_min[N_FORMS];
     for (int p = 0; p < N_PHASES; ++p) {
         for (int k = 0; k < N_FORMS; ++k)
             for (uint32_t t = 0; t < ticks; ++t)
                 v[k][t] = ms[k][t][p];
-        tick_row(phase_name[p], v, ticks);
+        tick_row(phase_name[p], v, ticks, min[p]);
     }
     for (int k = 0; k < N_FORMS; ++k)
         for (uint32_t t = 0; t < ticks; ++t)
             v[k][t] = ms[k][t][PH_UPDATE] + ms[k][t][PH_COPY] + ms[k][t][PH_REBUILD];
-    tick_row("main thread (update+copy+rebuild)", v, ticks);
-    printf("  (update: the table's march against the six systems, by hand and on the world; the "
+    tick_row("main thread (update+copy+rebuild)", v, ticks, main_min);
+    for (int k = 0; k < N_FORMS; ++k)
+        for (uint32_t t = 0; t < ticks; ++t) {
+            v[k][t] = ms[k][t][PH_PUBLISH] * 1e-3;
+            for (int p = 0; p < N_PHASES; ++p)
+                v[k][t] += p == PH_PUBLISH ? 0.0 : ms[k][t][p];
+        }
+    tick_row("whole frame (every phase)", v, ticks, frame_min);
+    printf("  (update: the table's march against the world's game, by hand and on the world; the "
            "world routed %u regiments by the end, the plain arrays %u)\n", routed, plain_routed);
+    /* The world's tick against the table's, phase by phase; its frame against the same game by
+     * hand on plain arrays; its main thread's share in ms at the seed's size (ratios of
+     * minima). Publish is the same dod_frames_publish call in every form, a fraction of a
+     * microsecond whose ratio is the clock's noise: no target. */
+    for (int p = 0; p < N_PHASES; ++p)
+        if (p != PH_PUBLISH)
+            bench_target("x", min[p][WORLD] / min[p][TABLE], BENCH_AT_MOST, 1.0,
+                         "strategy tick %s, world / table (min), %u regiments", phase_name[p],
+                         size->regiments);
+    bench_target("x", main_min[WORLD] / main_min[PLAIN], BENCH_AT_MOST, 1.05,
+                 "strategy tick main thread, world / plain arrays (min), %u regiments",
+                 size->regiments);
+    bench_target("x", frame_min[WORLD] / frame_min[PLAIN], BENCH_AT_MOST, 1.05,
+                 "strategy tick whole frame, world / plain arrays (min), %u regiments",
+                 size->regiments);
+    if (size->regiments >= 6u << 20)
+        bench_target("ms", main_min[WORLD], BENCH_AT_MOST, 50.0,
+                     "strategy tick main thread on the world, %u regiments, %u threads",
+                     size->regiments, (unsigned)POOL_THREADS);
     for (int k = 0; k < N_FORMS; ++k)
         for (uint32_t t = 0; t < ticks; ++t) {
             fprintf(out, "{\"bench\":\"frames\",\"case\":\"%s\",\"tick\":%u,\"locations\":%u,"

@@ -10,7 +10,7 @@ static const struct {
     double quick, full;
 } typical[] = {
     { "bench_csr", 4, 155 },     { "bench_csr_build", 21, 330 }, { "bench_csr_io", 1, 5 },
-    { "bench_frames", 1, 18 },   { "bench_soa", 1, 27 },         { "bench_world", 36, 131 },
+    { "bench_frames", 1, 30 },   { "bench_soa", 1, 27 },         { "bench_world", 36, 131 },
     { "bench_world_blocks", 4, 31 },
 };
 
