@@ -5187,7 +5187,59 @@ dod_status dod__graph_begin(dod_graph_scratch *s, uint32_t n_nodes)
 
 /* ---- src/graph/reduce.c ---- */
 /* Segmented reductions: each row sequentially, rows in parallel. */
+/* ---- src/graph/reduce_row.h ---- */
+/* One row of a segmented reduction, shared by dod_reduce_rows (src/graph/reduce.c) and
+ * dod_world_reduce_rows (src/world/world_gather.c), so both give the same bits: the values of a
+ * row's items are added, compared and counted in item order. Not installed. */
+#ifndef DOD_REDUCE_ROW_H
+#define DOD_REDUCE_ROW_H
+
 #include <math.h>
+#include <string.h>
+
+/* What a row's items add up to so far. */
+typedef struct dod__reduce_acc {
+    float sum, lo, hi;
+} dod__reduce_acc;
+
+static inline dod__reduce_acc dod__reduce_start(void)
+{
+    dod__reduce_acc a = { 0.0f, INFINITY, -INFINITY };
+    return a;
+}
+
+/* Take n items' values in order: item i's float at values + (items[k] - bias) * stride. */
+static inline void dod__reduce_take(dod__reduce_acc *a, const unsigned char *values, size_t stride,
+                                    const uint32_t *items, uint32_t n, uint32_t bias)
+{
+    float sum = a->sum, lo = a->lo, hi = a->hi;
+    for (uint32_t k = 0; k < n; ++k) {
+        float v;
+        memcpy(&v, values + (size_t)(items[k] - bias) * stride, sizeof v);
+        sum += v;
+        lo = v < lo ? v : lo;
+        hi = v > hi ? v : hi;
+    }
+    a->sum = sum, a->lo = lo, a->hi = hi;
+}
+
+/* Row r's results, from its n items' values. */
+static inline void dod__reduce_store(const dod_reduce_out *out, uint32_t r, dod__reduce_acc a,
+                                     uint32_t n)
+{
+    if (out->sum)
+        out->sum[r] = a.sum;
+    if (out->min)
+        out->min[r] = a.lo;
+    if (out->max)
+        out->max[r] = a.hi;
+    if (out->mean)
+        out->mean[r] = n ? a.sum / (float)n : 0.0f;
+}
+
+#endif /* DOD_REDUCE_ROW_H */
+/* ---- end of src/graph/reduce_row.h ---- */
+
 
 typedef struct reduce_job {
     const dod_csr *groups;
@@ -5208,33 +5260,14 @@ static uint32_t max_item(const uint32_t *restrict items, uint32_t begin, uint32_
     return m;
 }
 
-static float value_at(const unsigned char *values, size_t stride, uint32_t i)
-{
-    float v;
-    memcpy(&v, values + (size_t)i * stride, sizeof v);
-    return v;
-}
-
 static void reduce_row_range(const reduce_job *job, uint32_t r0, uint32_t r1)
 {
     const uint32_t *offsets = job->groups->offsets, *items = job->groups->items;
     for (uint32_t r = r0; r < r1; ++r) {
-        float sum = 0.0f, lo = INFINITY, hi = -INFINITY;
+        dod__reduce_acc a = dod__reduce_start();
         const uint32_t begin = offsets[r], end = offsets[r + 1];
-        for (uint32_t k = begin; k < end; ++k) {
-            const float v = value_at(job->values, job->stride, items[k]);
-            sum += v;
-            lo = v < lo ? v : lo;
-            hi = v > hi ? v : hi;
-        }
-        if (job->out.sum)
-            job->out.sum[r] = sum;
-        if (job->out.min)
-            job->out.min[r] = lo;
-        if (job->out.max)
-            job->out.max[r] = hi;
-        if (job->out.mean)
-            job->out.mean[r] = end > begin ? sum / (float)(end - begin) : 0.0f;
+        dod__reduce_take(&a, job->values, job->stride, items + begin, end - begin, 0);
+        dod__reduce_store(&job->out, r, a, end - begin);
     }
 }
 
@@ -6483,6 +6516,20 @@ static inline int dod__world_same_declaration(const dod_world *a, const dod_worl
 static inline int dod__query_matches(const dod_query *q, uint32_t i)
 {
     return (int)(q->archetypes[i / 64] >> (i % 64) & 1u);
+}
+
+/* Reading runs of row numbers (dod/world_rows.h): put r on the block of items[at] (a row number
+ * below r's count) and return the end of the run of items from `at` on, below hi, that lie in
+ * that block: an index row's items ascend, so a run is the part of an index row in one block. */
+static inline uint32_t dod__world_rows_run(dod_world_rows *r, const uint32_t *items, uint32_t at,
+                                           uint32_t hi)
+{
+    if (items[at] - r->first >= r->n)
+        (void)dod__world_rows_seek(r, items[at]);
+    uint32_t end = at + 1;
+    while (end < hi && items[end] - r->first < r->n)
+        ++end;
+    return end;
 }
 
 /* The size of `component` in w's archetypes (they all agree), 0 when none has it. */
@@ -8815,10 +8862,7 @@ static void gather_rows_task(void *arg, uint32_t t)
     dod_world_rows r = c->rows;
     const uint32_t *items = c->index->items;
     for (uint32_t at = lo, end; at < hi; at = end) {
-        if (items[at] - r.first >= r.n)
-            (void)dod__world_rows_seek(&r, items[at]); /* < count: checked on the item bound */
-        for (end = at + 1; end < hi && items[end] - r.first < r.n; ++end)
-            ;
+        end = dod__world_rows_run(&r, items, at, hi); /* items < count: on the item bound */
         row_run run = { items + at, end - at, r.first };
         copy_run_columns(c, &r, at, run);
     }
@@ -9727,6 +9771,72 @@ uint32_t dod_world_block(const dod_world *w, uint32_t archetype, uint32_t block,
     return dod__world_block_rows(a, block);
 }
 /* ---- end of src/world/world_query.c ---- */
+
+/* ---- src/world/world_reduce.c ---- */
+/* dod_world_reduce_rows: dod_reduce_rows over an index of row numbers, each index row's items read
+ * in runs that lie in one block (src/graph/reduce_row.h adds them up, as dod_reduce_rows does:
+ * the same bits). Rows are spread across tasks whole, so any executor gives the same results. */
+
+enum { REDUCE_TASKS_PER_THREAD = 8, REDUCE_MAX_TASKS = 256 };
+
+typedef struct world_reduce_job {
+    const dod_csr *index;
+    dod_world_rows rows; /* each task copies this reader */
+    uint32_t component, offset, n_tasks;
+    dod_reduce_out out;
+} world_reduce_job;
+
+static void world_reduce_task(void *arg, uint32_t t)
+{
+    const world_reduce_job *job = (const world_reduce_job *)arg;
+    const uint32_t *offsets = job->index->offsets, *items = job->index->items;
+    uint32_t r0, r1;
+    dod__exec_share(job->index->n_rows, job->n_tasks, t, &r0, &r1);
+    dod_world_rows r = job->rows;
+    for (uint32_t row = r0; row < r1; ++row) {
+        dod__reduce_acc a = dod__reduce_start();
+        const uint32_t begin = offsets[row], end = offsets[row + 1];
+        for (uint32_t at = begin, stop; at < end; at = stop) {
+            stop = dod__world_rows_run(&r, items, at, end);
+            const dod__world_field *f = &r.fields[job->component];
+            dod__reduce_take(&a, r.base + (f->offset << r.scale) + job->offset, f->size,
+                             items + at, stop - at, r.first);
+        }
+        dod__reduce_store(&job->out, row, a, end - begin);
+    }
+}
+
+dod_status dod_world_reduce_rows(const dod_csr *index, const dod_world *w, const dod_query *q,
+                                 uint32_t component, uint32_t offset, const dod_reduce_out *out,
+                                 const dod_executor *exec)
+{
+    DOD__REFUSE_IF(!index || !w || !q || !out, DOD_E_INVALID);
+    DOD__REFUSE_IF(q->tag != w->head.tag_hi, DOD_E_INVALID);
+    DOD__REFUSE_IF(!dod__exec_usable(exec), DOD_E_INVALID);
+    DOD__REFUSE_IF(component >= w->head.n_components, DOD_E_RANGE);
+    DOD__REFUSE_IF(offset % 4 != 0 ||
+                       (uint64_t)offset + sizeof(float) > dod__world_component_size(w, component),
+                   DOD_E_INVALID);
+    for (uint32_t i = 0; i < w->n_archetypes; ++i)
+        DOD__REFUSE_IF(dod__query_matches(q, i) && w->arch[i].place->fields[component].offset == 0,
+                       DOD_E_INVALID);
+    world_reduce_job job;
+    dod_status st = dod_world_rows_init(&job.rows, w, q);
+    DOD_ASSERT(st == DOD_OK); /* w and q checked */
+    (void)st;
+    DOD__REFUSE_IF(index->item_bound > job.rows.count, DOD_E_RANGE);
+    if (index->n_rows == 0)
+        return DOD_OK;
+    uint32_t tasks = dod__exec_tasks(exec, REDUCE_TASKS_PER_THREAD, REDUCE_MAX_TASKS);
+    job.index = index;
+    job.component = component;
+    job.offset = offset;
+    job.n_tasks = tasks < index->n_rows ? tasks : index->n_rows;
+    job.out = *out;
+    dod__exec_run(exec, job.n_tasks, world_reduce_task, &job);
+    return DOD_OK;
+}
+/* ---- end of src/world/world_reduce.c ---- */
 
 /* ---- src/world/world_replace.c ---- */
 /* Replacing a world's contents wholesale (dod_world_copy, dod_world_load): the memory the new

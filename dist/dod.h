@@ -2710,7 +2710,8 @@ DOD_API dod_entity dod_world_row_entity(dod_world_rows *r, uint32_t row);
  *
  * dod_world_gather_rows and dod_world_gather copy chosen component fields into row order (as
  * dod_csr_gather does for arrays), so a query over a row reads sequential streams instead of
- * one entity at a time.
+ * one entity at a time; dod_world_reduce_rows reduces a float field over each row (as
+ * dod_reduce_rows does for an array), reading it where it lies.
  *
  * Thread safety: the builds and gathers only read the world; any number of them may run while
  * no thread changes it (spawn, despawn, move). */
@@ -2807,6 +2808,24 @@ typedef struct dod_world_gather_col {
 DOD_API dod_status dod_world_gather_rows(const dod_csr *index, const dod_world *w,
                                          const dod_query *q, const dod_world_gather_col *cols,
                                          uint32_t n_cols, const dod_executor *exec);
+
+/* dod_reduce_rows (dod/reduce.h) over an index of row numbers of q in w: for every row r of the
+ * index, the sum, min, max and mean of the float at `offset` in `component` of its items' rows,
+ * into out's arrays (index->n_rows floats each; any may be NULL), bit for bit what
+ * dod_reduce_rows gives over the same values in an array (each row added up in its items' order;
+ * an empty row: sum 0, min +infinity, max -infinity, mean 0). The values are read where they lie,
+ * nothing is gathered: "every army's strength and morale" in one read of the fields. Rows are
+ * spread across exec's threads whole (NULL = the calling thread), so the results are the same
+ * for any executor. index and w as for dod_world_gather_rows.
+ * Errors (nothing written):
+ *   DOD_E_INVALID  index, w, q or out NULL; q made for another world; offset not a multiple of 4
+ *                  or the float past the component's end; an archetype q matches that lacks the
+ *                  component; exec with run NULL or 0 threads
+ *   DOD_E_RANGE    component >= the world's component count; an item >= the rows q matches
+ * Allocates nothing. Thread safety: reads index and w; the output arrays are the caller's. */
+DOD_API dod_status dod_world_reduce_rows(const dod_csr *index, const dod_world *w,
+                                         const dod_query *q, uint32_t component, uint32_t offset,
+                                         const dod_reduce_out *out, const dod_executor *exec);
 
 /* The same for an index whose items are slots: dst[j] = the field of entity index->items[j],
  * for every j < n_items, through the item's slot in O(1); parallel on exec when given (NULL =

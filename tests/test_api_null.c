@@ -238,6 +238,10 @@ static int cmp_u32(const void *a, const void *b, void *ctx)
     S(dod_world_gather_rows(&csr, world, NULL, &world_col, 1, NULL), DOD_E_INVALID)            \
     S(dod_world_gather_rows(&csr, world, &query, NULL, 1, NULL), DOD_E_INVALID)                \
     S(dod_world_gather_rows(&csr, world, &query, &world_col, 1, &null_executor), DOD_E_INVALID) \
+    S(dod_world_reduce_rows(NULL, world, &query, 0, 0, &reduce_out, NULL), DOD_E_INVALID)      \
+    S(dod_world_reduce_rows(&csr, NULL, &query, 0, 0, &reduce_out, NULL), DOD_E_INVALID)       \
+    S(dod_world_reduce_rows(&csr, world, NULL, 0, 0, &reduce_out, NULL), DOD_E_INVALID)        \
+    S(dod_world_reduce_rows(&csr, world, &query, 0, 0, NULL, NULL), DOD_E_INVALID)             \
     /* rows by row number */                                                                   \
     S(dod_world_rows_init(NULL, world, &query), DOD_E_INVALID)                                 \
     S(dod_world_rows_init(&rows, NULL, &query), DOD_E_INVALID)                                 \

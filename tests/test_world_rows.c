@@ -4,6 +4,7 @@
  * archetypes than the reader caches; in order and in random order; the typed reads; a query of a
  * live world reading its copy; every refusal with nothing written. */
 #include <dod/world.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
@@ -335,6 +336,44 @@ static void test_gather_rows_sizes(void)
     dod_world_destroy(w);
 }
 
+/* dod_world_reduce_rows against dod_reduce_rows over the same values in walk order: the same
+ * bits, on every executor, over worlds of single blocks and of many. */
+static void test_reduce_rows(void)
+{
+    test_rng rng = { 43 };
+    for (int chunky = 0; chunky < 2; ++chunky) {
+        const uint32_t n_cells = 500;
+        dod_world *w = typed_world(&rng, 20000, n_cells, chunky);
+        dod_query placed;
+        CHECK_OK(rw_placed_query(&placed, w));
+        dod_world_index_desc d = { &placed, DOD_CID(rw, cell), 0, n_cells, NULL, NULL,
+                                   DOD_CSR_BUILD_AUTO, DOD_WORLD_INDEX_ROWS };
+        dod_csr c;
+        dod_csr_init(&c, NULL);
+        CHECK_OK(dod_world_index_build(&c, w, &d));
+        walk k = walk_of(w, &placed, DOD_CID(rw, hp));
+        float *values = (float *)malloc((size_t)k.n * sizeof(float) + 4);
+        for (uint32_t i = 0; i < k.n; ++i)
+            memcpy(&values[i], k.at[i], sizeof(float));
+        values[k.n / 3] = -INFINITY; /* an infinity adds up the same way in both */
+        memcpy(k.at[k.n / 3], &values[k.n / 3], sizeof(float));
+        float want[4][500], got[4][500];
+        dod_reduce_out wo = { want[0], want[1], want[2], want[3] };
+        CHECK_OK(dod_reduce_rows(&c, values, sizeof(float), k.n, &wo, NULL));
+        for (int e = -1; e < CSR_EXECS; ++e) {
+            memset(got, 0xA5, sizeof got);
+            dod_reduce_out go = { got[0], got[1], got[2], got[3] };
+            CHECK_OK(dod_world_reduce_rows(&c, w, &placed, DOD_CID(rw, hp), 0, &go,
+                                           e < 0 ? NULL : &execs.e[e]));
+            CHECK(memcmp(got, want, sizeof got) == 0);
+        }
+        free(values);
+        walk_free(&k);
+        dod_csr_free(&c);
+        dod_world_destroy(w);
+    }
+}
+
 static void test_refusals(void)
 {
     test_rng rng = { 41 };
@@ -384,6 +423,32 @@ static void test_refusals(void)
         CHECK(untouched);
     }
     CHECK_STATUS(dod_world_gather_rows(&c, w, &placed, NULL, 1, NULL), DOD_E_INVALID);
+    /* the reduce's refusals write nothing either */
+    float sums[40];
+    dod_reduce_out out = { sums, NULL, NULL, NULL };
+    for (int i = 0; i < 9; ++i) {
+        const dod_csr *index = &c;
+        const dod_query *q = &placed;
+        const dod_reduce_out *o = &out;
+        const dod_executor *x = NULL;
+        uint32_t component = DOD_CID(rw, hp), offset = 0;
+        dod_status want = DOD_E_INVALID;
+        switch (i) {
+        case 0: o = NULL; break;
+        case 1: q = &foreign; break;
+        case 2: offset = 2; break;
+        case 3: offset = 4; break; /* past hp's end */
+        case 4: component = DOD_CID(rw, gear), q = &all; break; /* soldiers lack it */
+        case 5: component = DOD_NCOMPONENTS(rw), want = DOD_E_RANGE; break;
+        case 6: index = &past, want = DOD_E_RANGE; break;
+        case 7: x = &no_run; break;
+        default: q = NULL; break;
+        }
+        memset(sums, 0xAB, sizeof sums);
+        CHECK_STATUS(dod_world_reduce_rows(index, w, q, component, offset, o, x), want);
+        CHECK(((const unsigned char *)sums)[0] == 0xAB &&
+              ((const unsigned char *)sums)[159] == 0xAB);
+    }
     CHECK_OK(dod_world_gather_rows(&c, w, &placed, NULL, 0, NULL)); /* no columns: nothing */
     dod_world_rows r;
     memset(&r, 0x5A, sizeof r);
@@ -407,6 +472,7 @@ int main(void)
     test_copies_read_with_the_live_query();
     test_gather_rows();
     test_gather_rows_sizes();
+    test_reduce_rows();
     test_refusals();
     csr_execs_stop(&execs);
     return check_summary("world_rows");

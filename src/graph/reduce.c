@@ -1,8 +1,8 @@
 /* Segmented reductions: each row sequentially, rows in parallel. */
 #include <dod/reduce.h>
-#include <math.h>
 #include "exec_dispatch.h"
 #include "internal.h"
+#include "reduce_row.h"
 
 typedef struct reduce_job {
     const dod_csr *groups;
@@ -23,33 +23,14 @@ static uint32_t max_item(const uint32_t *restrict items, uint32_t begin, uint32_
     return m;
 }
 
-static float value_at(const unsigned char *values, size_t stride, uint32_t i)
-{
-    float v;
-    memcpy(&v, values + (size_t)i * stride, sizeof v);
-    return v;
-}
-
 static void reduce_row_range(const reduce_job *job, uint32_t r0, uint32_t r1)
 {
     const uint32_t *offsets = job->groups->offsets, *items = job->groups->items;
     for (uint32_t r = r0; r < r1; ++r) {
-        float sum = 0.0f, lo = INFINITY, hi = -INFINITY;
+        dod__reduce_acc a = dod__reduce_start();
         const uint32_t begin = offsets[r], end = offsets[r + 1];
-        for (uint32_t k = begin; k < end; ++k) {
-            const float v = value_at(job->values, job->stride, items[k]);
-            sum += v;
-            lo = v < lo ? v : lo;
-            hi = v > hi ? v : hi;
-        }
-        if (job->out.sum)
-            job->out.sum[r] = sum;
-        if (job->out.min)
-            job->out.min[r] = lo;
-        if (job->out.max)
-            job->out.max[r] = hi;
-        if (job->out.mean)
-            job->out.mean[r] = end > begin ? sum / (float)(end - begin) : 0.0f;
+        dod__reduce_take(&a, job->values, job->stride, items + begin, end - begin, 0);
+        dod__reduce_store(&job->out, r, a, end - begin);
     }
 }
 

@@ -174,10 +174,7 @@ static void gather_rows_task(void *arg, uint32_t t)
     dod_world_rows r = c->rows;
     const uint32_t *items = c->index->items;
     for (uint32_t at = lo, end; at < hi; at = end) {
-        if (items[at] - r.first >= r.n)
-            (void)dod__world_rows_seek(&r, items[at]); /* < count: checked on the item bound */
-        for (end = at + 1; end < hi && items[end] - r.first < r.n; ++end)
-            ;
+        end = dod__world_rows_run(&r, items, at, hi); /* items < count: on the item bound */
         row_run run = { items + at, end - at, r.first };
         copy_run_columns(c, &r, at, run);
     }

@@ -276,6 +276,20 @@ static inline int dod__query_matches(const dod_query *q, uint32_t i)
     return (int)(q->archetypes[i / 64] >> (i % 64) & 1u);
 }
 
+/* Reading runs of row numbers (dod/world_rows.h): put r on the block of items[at] (a row number
+ * below r's count) and return the end of the run of items from `at` on, below hi, that lie in
+ * that block: an index row's items ascend, so a run is the part of an index row in one block. */
+static inline uint32_t dod__world_rows_run(dod_world_rows *r, const uint32_t *items, uint32_t at,
+                                           uint32_t hi)
+{
+    if (items[at] - r->first >= r->n)
+        (void)dod__world_rows_seek(r, items[at]);
+    uint32_t end = at + 1;
+    while (end < hi && items[end] - r->first < r->n)
+        ++end;
+    return end;
+}
+
 /* The size of `component` in w's archetypes (they all agree), 0 when none has it. */
 static inline size_t dod__world_component_size(const dod_world *w, uint32_t component)
 {
