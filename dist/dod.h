@@ -2957,6 +2957,28 @@ DOD_API dod_status dod_world_copy_with(dod_world *dst, const dod_world *src,
  * DOD_E_NOT_FOUND (the archetype lacks the component). */
 DOD_API dod_status dod_world_touch(dod_world *w, uint32_t archetype, uint32_t component);
 
+/* 1 when a and b hold the same state: the same declaration, the same entity index up to the
+ * world's tag (every slot's generation; a live entity's archetype; the free list, which decides
+ * the handles later spawns get), and every archetype's rows in the same order with the same
+ * ids less the tag and the same bytes in every component. The blocks that hold the rows (spares,
+ * capacities of the lists) may differ, and so may the tags: two peers' worlds, a world and its
+ * copy, a world and one loaded from its file. A handle stored in a component keeps its world's
+ * tag in its bits: two worlds of different tags that store handles are not equal unless the
+ * handles were written without the tag (the world does not know which fields are handles). 0
+ * for NULL. O(slots + live bytes). Thread safety: reads both worlds. */
+DOD_API int dod_world_equal(const dod_world *a, const dod_world *b);
+
+/* A 64-bit hash of the state dod_world_equal compares (equal worlds hash alike): for two peers
+ * of a lockstep game to compare every frame, or a replay to check against its recording. It
+ * does not depend on the world's tag, its blocks, the thread count or the platform: the state
+ * is read as one stream of little-endian words, each component's bytes as the world file lays
+ * them out (words of its alignment, 8 bytes at most), so a big-endian and a little-endian host
+ * give the same number for the same state (the same caveat as the file: a component mixing
+ * scalar widths is compared as words of its alignment). Not a cryptographic hash: it detects a
+ * desync, it does not resist a forger. 0 for NULL. O(slots + live bytes), about the speed of a
+ * copy. Thread safety: reads w. */
+DOD_API uint64_t dod_world_hash(const dod_world *w);
+
 /* A frames object (dod/frame.h) whose n_slots slots each hold a world created from desc
  * (desc->alloc for the worlds and the object), for handing snapshots of a live world to
  * reader threads:

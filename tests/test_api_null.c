@@ -258,6 +258,9 @@ static int cmp_u32(const void *a, const void *b, void *ctx)
     S(dod_world_copy_with(NULL, world, NULL), DOD_E_INVALID)                                   \
     S(dod_world_copy_with(world, NULL, NULL), DOD_E_INVALID)                                   \
     S(dod_world_touch(NULL, 0, 0), DOD_E_INVALID)                                              \
+    R(dod_world_equal(NULL, world), 0)                                                         \
+    R(dod_world_equal(world, NULL), 0)                                                         \
+    R(dod_world_hash(NULL), 0)                                                                 \
     S(dod_world_frames_create(NULL, 2, &world_desc), DOD_E_INVALID)                            \
     S(dod_world_frames_create(&frames, 2, NULL), DOD_E_INVALID)                                \
     V(dod_world_frames_destroy(NULL))                                                          \
