@@ -354,14 +354,12 @@ static inline void campaign_ring_destroy(campaign_ring *r)
  * everything is released. */
 static inline dod_status campaign_ring_create(campaign_ring *r, campaign *g, uint32_t n_slots)
 {
-    dod_archetype_desc archetypes[] = { g->config.marching, g->config.routed };
-    dod_world_desc d = war_desc();
-    d.archetypes = archetypes;
     for (uint32_t s = 0; s < DOD_FRAME_MAX_SLOTS; ++s) {
         dod_csr_init(&r->slot[s].by_location, NULL);
         dod_csr_init(&r->slot[s].by_army, NULL);
     }
-    dod_status st = dod_world_frames_create(&r->frames, n_slots, &d);
+    /* worlds of the live world's declaration: its config's capacities */
+    dod_status st = war_frames_create_config(&r->frames, n_slots, &g->config, NULL, 0);
     for (uint32_t s = 0; st == DOD_OK && s < n_slots; ++s)
         st = campaign_fill(g, (dod_world *)dod_frames_payload(r->frames, s), &r->slot[s], 0);
     if (st != DOD_OK)

@@ -91,6 +91,39 @@ static void test_config(void)
     CHECK_STATUS(game_create_config(NULL, NULL, NULL, 0), DOD_E_INVALID);
 }
 
+/* Frames of a runtime config hold worlds a world of that config copies into; the declared
+ * desc's would not (another declaration). desc_config writes the archetypes it points at. */
+static void test_frames_of_a_config(void)
+{
+    game_config cfg = game_config_default();
+    cfg.entity_a.capacity = 100;
+    cfg.entity_c.block_bytes = 2048;
+    dod_world *live = NULL;
+    CHECK_OK(game_create_config(&live, &cfg, NULL, 0));
+    CHECK_OK(game_entity_a_spawn_n(live, 100, NULL));
+    CHECK_OK(game_entity_c_spawn_n(live, 300, NULL));
+    dod_frames *frames = NULL, *declared = NULL;
+    CHECK_OK(game_frames_create_config(&frames, 3, &cfg, NULL, 0));
+    CHECK_OK(game_frames_create_config(&declared, 2, NULL, NULL, 0));
+    CHECK_OK(dod_world_copy((dod_world *)dod_frames_payload(frames, 0), live));
+    CHECK(dod_world_equal((dod_world *)dod_frames_payload(frames, 0), live));
+    CHECK_STATUS(dod_world_copy((dod_world *)dod_frames_payload(declared, 0), live),
+                 DOD_E_INVALID);
+    dod_archetype_desc archs[DOD_NARCHETYPES(game)];
+    dod_world_desc d = game_desc_config(&cfg, archs);
+    CHECK(d.archetypes == archs && archs[0].capacity == 100 && archs[2].block_bytes == 2048);
+    CHECK(game_desc_config(NULL, archs).archetypes == game_desc().archetypes);
+    CHECK(game_desc_config(&cfg, NULL).archetypes == game_desc().archetypes);
+    dod_world_frames_destroy(declared);
+    dod_world_frames_destroy(frames);
+    dod_frames *kept = (dod_frames *)(void *)&cfg;
+    frames = kept;
+    CHECK_STATUS(game_frames_create_config(NULL, 3, &cfg, NULL, 0), DOD_E_INVALID);
+    CHECK_STATUS(game_frames_create_config(&frames, 1, &cfg, NULL, 0), DOD_E_RANGE);
+    CHECK(frames == kept);
+    dod_world_destroy(live);
+}
+
 static void test_loop(void)
 {
     dod_world *w;
@@ -251,6 +284,7 @@ int main(void)
 {
     test_desc();
     test_config();
+    test_frames_of_a_config();
     test_loop();
     test_add_remove();
     test_second_world();

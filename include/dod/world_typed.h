@@ -1,7 +1,7 @@
 /* dod/world_typed.h: the typed layer of the world, the C form of the seed's templates.
  * Used through dod/world.h, which includes it after the headers whose calls the generated
- * functions make (world_core.h, world_cmds.h, world_rows.h, world_index.h); on its own it only
- * defines macros and includes only dod/base.h.
+ * functions make (world_core.h, world_cmds.h, world_rows.h, world_index.h, world_io.h); on its
+ * own it only defines macros and includes only dod/base.h.
  *
  * A game declares its component types at global scope and lists them once:
  *     typedef struct position { float x, y; } position;
@@ -29,6 +29,14 @@
  *         cfg.wreck.capacity = n_wrecks;           (one line per archetype changed)
  *         cfg.unit.block_bytes = 1u << 20;
  *         dod_status st = game_create_config(&w, &cfg, NULL, 0);
+ *     game_frames_create_config(&frames, n_slots, &cfg or NULL, alloc, flags)
+ *                                            dod_world_frames_create (dod/world_io.h) of worlds
+ *                                            of the same declaration: frames a world made by
+ *                                            game_create_config can be copied into
+ *     game_desc_config(&cfg, archs)          the desc of cfg's archetypes, written into archs
+ *                                            (DOD_NARCHETYPES(game) entries, which the desc
+ *                                            points at: keep them while the desc is used);
+ *                                            cfg or archs NULL: game_desc()
  *     per archetype unit:
  *       game_unit_row   { position position; velocity velocity; hitbox hitbox; }
  *       game_unit_cols  { uint32_t n;                  rows in the block
@@ -497,19 +505,36 @@
         ARCHETYPES(DOD__W_CONFIG_GET)                                                          \
         return c;                                                                              \
     }                                                                                          \
-    DOD__GENERATED dod_status P##_create_config(dod_world **w, const P##_config *cfg,          \
-                                                const dod_allocator *alloc, uint32_t flags)    \
+    DOD__GENERATED dod_world_desc P##_desc_config(const P##_config *cfg,                       \
+                                                  dod_archetype_desc *archs)                   \
     {                                                                                          \
         dod_world_desc d = P##_desc();                                                         \
-        dod_archetype_desc archs[DOD_NARCHETYPES(P)];                                          \
-        if (cfg) {                                                                             \
+        if (cfg && archs) {                                                                    \
             uint32_t i = 0;                                                                    \
             ARCHETYPES(DOD__W_CONFIG_PUT)                                                      \
             d.archetypes = archs;                                                              \
         }                                                                                      \
+        return d;                                                                              \
+    }                                                                                          \
+    DOD__GENERATED dod_status P##_create_config(dod_world **w, const P##_config *cfg,          \
+                                                const dod_allocator *alloc, uint32_t flags)    \
+    {                                                                                          \
+        dod_archetype_desc archs[DOD_NARCHETYPES(P)];                                          \
+        dod_world_desc d = P##_desc_config(cfg, archs);                                        \
         d.alloc = alloc;                                                                       \
         d.flags = flags;                                                                       \
         return dod_world_create(w, &d);                                                        \
+    }                                                                                          \
+    DOD__GENERATED dod_status P##_frames_create_config(dod_frames **frames, uint32_t n_slots,  \
+                                                       const P##_config *cfg,                  \
+                                                       const dod_allocator *alloc,             \
+                                                       uint32_t flags)                         \
+    {                                                                                          \
+        dod_archetype_desc archs[DOD_NARCHETYPES(P)];                                          \
+        dod_world_desc d = P##_desc_config(cfg, archs);                                        \
+        d.alloc = alloc;                                                                       \
+        d.flags = flags;                                                                       \
+        return dod_world_frames_create(frames, n_slots, &d);                                   \
     }                                                                                          \
     DOD__W_ARCH_EACH(P, ARCHETYPES(DOD__W_ARCH_ITEM) DOD__W_END, ~, ~)                         \
     DOD__W_COMP_EACH(P, COMPONENTS(DOD__W_COMP_ITEM) DOD__W_END)

@@ -261,11 +261,30 @@ static inline uint64_t dod__world_declaration(const dod_world *w)
     return w->declaration;
 }
 
-/* 1 when a and b were created from the same declaration. */
+/* 1 when a and b were created from the same declaration: the fingerprint and, field by field
+ * (so two declarations whose fingerprints collide are still told apart), every component's
+ * size, alignment and name hash, and every archetype's components, capacity and blocks. */
 static inline int dod__world_same_declaration(const dod_world *a, const dod_world *b)
 {
-    return a->declaration == b->declaration && a->n_archetypes == b->n_archetypes &&
-           a->head.n_components == b->head.n_components;
+    if (a->declaration != b->declaration || a->n_archetypes != b->n_archetypes ||
+        a->head.n_components != b->head.n_components)
+        return 0;
+    for (uint32_t c = 0; c < a->head.n_components; ++c)
+        if (a->comp_size[c] != b->comp_size[c] || a->comp_align[c] != b->comp_align[c] ||
+            a->comp_name[c] != b->comp_name[c])
+            return 0;
+    for (uint32_t i = 0; i < a->n_archetypes; ++i) {
+        const dod__world_arch *x = &a->arch[i], *y = &b->arch[i];
+        if (x->n_cols != y->n_cols || x->fixed != y->fixed || x->rows0 != y->rows0 ||
+            x->decl.block_bytes != y->decl.block_bytes ||
+            x->decl.first_block_bytes != y->decl.first_block_bytes ||
+            x->decl.memory_cap != y->decl.memory_cap)
+            return 0;
+        for (uint32_t k = 0; k < x->n_cols; ++k)
+            if (x->cols[k].comp != y->cols[k].comp)
+                return 0;
+    }
+    return 1;
 }
 
 /* Iteration (world_query.c). */
