@@ -97,6 +97,8 @@ void frag_bench(int passes);                         /* frag.c */
 void cold_bench(size_t n, int passes);               /* cold.c */
 void cmds_frame_bench(size_t n);                     /* cmds_frame.c */
 void commands_bench(size_t n, int passes, int targets);  /* commands.c */
+/* commands.c: 2% of n entities moved, despawned, spawned, applied against direct calls */
+void commands_scale_bench(uint32_t n, int passes, int targets);
 /* The sweep's parts (n_layouts <= WB_MAX_LAYOUTS): each layout alternately with the raw loop,
  * warm and cold, for iterate and update; the layouts alternately for the ops. Each fills its
  * fields of out[0 .. n_layouts - 1]. */
