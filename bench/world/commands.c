@@ -354,7 +354,7 @@ void commands_scale_bench(uint32_t n, int passes, int targets)
         r.w[v] = scale_world(n, r.n_cmds);
     record_scale(&r);
     printf("commands at scale: %u {P,V} entities in a fixed archetype, %u commands of each kind "
-           "(%u%%, in row order)\n", n, r.n_cmds, SCALE_PERCENT);
+           "(%u%%, in row order), ns per command\n", n, r.n_cmds, SCALE_PERCENT);
     double ratio[N_SCALE_KINDS];
     for (r.kind = 0; r.kind < N_SCALE_KINDS; ++r.kind)
         ratio[r.kind] = scale_kind(&r, n, passes);
