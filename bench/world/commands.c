@@ -5,7 +5,16 @@
  *              spawn_typed ({P,V} from a typed row), despawn, move, set (P)
  *   despawn    n despawns of n {P,V} rows in creation order: direct dod_world_despawn calls
  *              against one dod_world_apply of a buffer holding them (recorded untimed), each on
- *              a fresh world in the same state; ratio of minima and of medians, target <= 2 */
+ *              a fresh world in the same state; ratio of minima and of medians, target <= 2
+ *   at scale   (commands_scale_bench) a world of n {P,V} entities (2M; quick 256K) in a fixed
+ *              archetype with room for 2% more, and a fixed {P} with room for 2%; 2% of the
+ *              entities picked at random and taken in row order, as a system walking the
+ *              blocks records them. Per kind, move to {P}, despawn, spawn with values: one
+ *              dod_world_apply of a buffer holding them (recorded once, untimed) against the
+ *              same direct calls in the same order (dod_world_move, dod_world_despawn, the typed
+ *              spawn), each run on a fresh copy of the same world (dod_world_copy, untimed);
+ *              both worlds must end with the same rows. ns per command, target apply / direct
+ *              <= 1.5 (min) */
 #include <string.h>
 #include <dod/world.h>
 #include "world_bench.h"
@@ -194,4 +203,173 @@ void commands_bench(size_t n_, int passes, int targets)
                  n);
     bench_target("x", ratio[1], BENCH_AT_MOST, 2,
                  "apply despawns / direct despawns (medians), n %u", n);
+}
+
+/* ---- applying commands at scale ---- */
+
+#define SCALE_PERCENT 2u
+enum { SK_MOVE, SK_DESPAWN, SK_SPAWN, N_SCALE_KINDS };
+static const char *const sk_ops[N_SCALE_KINDS] = { "cmds_move", "cmds_despawn", "cmds_spawn" };
+
+typedef struct scale_run {
+    int kind;
+    uint32_t n_cmds;
+    const dod_world *base;       /* the state every run starts from */
+    dod_world *w[N_DS];          /* each side's copy of it */
+    const dod_entity *picked;    /* n_cmds entities of base, in row order */
+    const cmdw_pv_row *values;   /* the spawns' rows */
+    dod_cmds cb[N_SCALE_KINDS];  /* each kind's commands, recorded once */
+    dod_apply_result result;
+    int bad;
+} scale_run;
+
+/* Untimed: the side's world back to base's state. */
+static void prepare_scale(void *ctx, int v)
+{
+    scale_run *r = (scale_run *)ctx;
+    wb_check(dod_world_copy(r->w[v], r->base), "scale copy");
+}
+
+static void run_direct(scale_run *r, dod_world *w)
+{
+    const uint32_t p = DOD_AID(cmdw, p);
+    int bad = 0;
+    switch (r->kind) {
+    case SK_MOVE:
+        for (uint32_t i = 0; i < r->n_cmds; ++i)
+            bad |= dod_world_move(w, r->picked[i], p) != DOD_OK;
+        break;
+    case SK_DESPAWN:
+        for (uint32_t i = 0; i < r->n_cmds; ++i)
+            bad |= dod_world_despawn(w, r->picked[i]) != DOD_OK;
+        break;
+    default:
+        for (uint32_t i = 0; i < r->n_cmds; ++i)
+            bad |= cmdw_pv_spawn(w, &r->values[i], NULL) != DOD_OK;
+        break;
+    }
+    r->bad |= bad;
+}
+
+static void run_scale(void *ctx, int v)
+{
+    scale_run *r = (scale_run *)ctx;
+    if (v == DS_APPLY)
+        wb_check(dod_world_apply(r->w[v], &r->cb[r->kind], 1, &r->result), "scale apply");
+    else
+        run_direct(r, r->w[v]);
+}
+
+/* Each kind's buffer: the same commands the direct calls make, in the same order. */
+static void record_scale(scale_run *r)
+{
+    for (int k = 0; k < N_SCALE_KINDS; ++k) {
+        dod_cmds *cb = &r->cb[k];
+        wb_check(dod_cmds_init(cb, r->base, NULL), "scale init");
+        for (uint32_t i = 0; i < r->n_cmds; ++i) {
+            dod_status st = k == SK_MOVE      ? dod_cmds_move(cb, r->picked[i], DOD_AID(cmdw, p))
+                            : k == SK_DESPAWN ? dod_cmds_despawn(cb, r->picked[i])
+                                              : cmdw_pv_cmd_spawn(cb, &r->values[i], NULL);
+            wb_check(st, "scale record");
+        }
+    }
+}
+
+/* The rows each kind leaves: {P,V} and {P} counts after n_cmds commands on n entities. */
+static int scale_counts_ok(const scale_run *r, uint32_t n)
+{
+    const dod_world *w = r->w[DS_DIRECT];
+    uint32_t pv = dod_world_count(w, DOD_AID(cmdw, pv)), p = dod_world_count(w, DOD_AID(cmdw, p));
+    switch (r->kind) {
+    case SK_MOVE: return pv == n - r->n_cmds && p == r->n_cmds;
+    case SK_DESPAWN: return pv == n - r->n_cmds && p == 0;
+    default: return pv == n + r->n_cmds && p == 0;
+    }
+}
+
+/* One kind, direct and apply alternately; ratio: apply / direct of the minima. */
+static double scale_kind(scale_run *r, uint32_t n, int passes)
+{
+    double t[N_DS][WB_MAX_PASSES], mn[N_DS];
+    wb_alternate(N_DS, passes, prepare_scale, run_scale, r, t);
+    for (int v = 0; v < N_DS; ++v)
+        mn[v] = wb_emit(sk_ops[r->kind], ds_names[v], n, r->n_cmds, t[v], passes);
+    wb_require(!r->bad && r->result.applied == r->n_cmds && r->result.skipped == 0,
+               "scale: a command failed or was skipped");
+    wb_require(scale_counts_ok(r, n), "scale: the rows a kind leaves");
+    wb_require(world_same_rows(r->w[DS_DIRECT], r->w[DS_APPLY], 1),
+               "scale: apply and direct calls end in different worlds");
+    return mn[DS_APPLY] / mn[DS_DIRECT];
+}
+
+/* Room for n {P,V} and 2% more, 2% in {P}; pages mapped at create, so no run takes a fault. */
+static dod_world *scale_world(uint32_t n, uint32_t n_cmds)
+{
+    cmdw_config cfg = cmdw_config_default();
+    cfg.pv.capacity = n + n_cmds;
+    cfg.p.capacity = n_cmds;
+    dod_world *w = NULL;
+    wb_check(cmdw_create_config(&w, &cfg, NULL, DOD_WORLD_PREFAULT), "scale create");
+    return w;
+}
+
+/* n {P,V} entities, each with its own values, and n_cmds of them picked at random in row order
+ * (selection sampling: row i is taken with the chance of the picks still wanted among the rows
+ * left). */
+static dod_world *scale_base(uint32_t n, uint32_t n_cmds, dod_entity *picked)
+{
+    dod_world *w = scale_world(n, n_cmds);
+    dod_entity *ids = (dod_entity *)wb_alloc((size_t)n * sizeof(dod_entity));
+    wb_check(dod_world_spawn_n(w, DOD_AID(cmdw, pv), n, ids), "scale spawn_n");
+    cmdw_pv_cols c;
+    for (uint32_t b = 0, at = 0; cmdw_pv_block(w, b, &c); ++b)
+        for (uint32_t i = 0; i < c.n; ++i, ++at) {
+            c.position[i] = (position){ (float)at, -(float)at };
+            c.velocity[i] = (velocity){ 1.0f, (float)(at % 7) };
+        }
+    uint64_t x = 12345;
+    for (uint32_t i = 0, k = 0; i < n && k < n_cmds; ++i) {
+        x = x * 6364136223846793005u + 1442695040888963407u;
+        if ((x >> 32) * (n - i) >> 32 < n_cmds - k)
+            picked[k++] = ids[i];
+    }
+    wb_free(ids, (size_t)n * sizeof(dod_entity));
+    return w;
+}
+
+void commands_scale_bench(uint32_t n, int passes, int targets)
+{
+    scale_run r;
+    memset(&r, 0, sizeof r);
+    r.n_cmds = n / 100 * SCALE_PERCENT;
+    dod_entity *picked = (dod_entity *)wb_alloc(r.n_cmds * sizeof(dod_entity));
+    cmdw_pv_row *values = (cmdw_pv_row *)wb_alloc(r.n_cmds * sizeof(cmdw_pv_row));
+    for (uint32_t i = 0; i < r.n_cmds; ++i)
+        values[i] = (cmdw_pv_row){ { (float)i, 0.5f }, { 2.0f, -(float)i } };
+    dod_world *base = scale_base(n, r.n_cmds, picked);
+    r.base = base;
+    r.picked = picked;
+    r.values = values;
+    for (int v = 0; v < N_DS; ++v)
+        r.w[v] = scale_world(n, r.n_cmds);
+    record_scale(&r);
+    printf("commands at scale: %u {P,V} entities in a fixed archetype, %u commands of each kind "
+           "(%u%%, in row order), ns per command\n", n, r.n_cmds, SCALE_PERCENT);
+    double ratio[N_SCALE_KINDS];
+    for (r.kind = 0; r.kind < N_SCALE_KINDS; ++r.kind)
+        ratio[r.kind] = scale_kind(&r, n, passes);
+    for (int k = 0; k < N_SCALE_KINDS; ++k) {
+        printf("  %-12s apply / direct: min %.3f\n", sk_ops[k], ratio[k]);
+        if (targets)
+            bench_target("x", ratio[k], BENCH_AT_MOST, 1.5,
+                         "apply %s / direct (min), %u commands in %u entities", sk_ops[k] + 5,
+                         r.n_cmds, n);
+    }
+    for (int k = 0; k < N_SCALE_KINDS; ++k)
+        dod_cmds_free(&r.cb[k]);
+    for (int v = 0; v < N_DS; ++v)
+        dod_world_destroy(r.w[v]);
+    dod_world_destroy(base);
+    wb_free(picked, r.n_cmds * sizeof(dod_entity));
+    wb_free(values, r.n_cmds * sizeof(cmdw_pv_row));
 }

@@ -19,7 +19,30 @@
  *   frame                   index + gather + query, 1 thread: what a frame costs
  * bench/csr_build/grouped.c does the same for tables; this mirrors it. Both sides must build
  * the same bytes (a fresh world's slots are its rows), gather the same bytes and sum the same
- * totals. Targets: index world / plain <= 1.2 (1 and 2 threads), query_random <= 1.3. */
+ * totals. Targets: index world / plain <= 1.2 (1 and 2 threads), query_random <= 1.3.
+ *
+ * Then the read path of an index of a frame's world (index_rows_bench): items that are the
+ * query's row numbers (DOD_WORLD_INDEX_ROWS, dod/world_rows.h) against plain arrays holding the
+ * keys and fields in the query's walk order, so row number k is array index k and both sides
+ * build the same bytes. n regiments (1M; quick 256K) over n / 6 locations (the seed's six a
+ * location), keys uniform and long tail, in four archetypes {place, health, speed} in the mix
+ * 4:2:1:1: fixed (one block each, the branch-free path of dod_world_rows) or chunked (the
+ * default growing blocks, its cursor):
+ *   index_rows    by location: dod_world_index_build with DOD_WORLD_INDEX_ROWS against
+ *                 dod_csr_build_desc over the keys in one array, 1 and 2 threads
+ *   gather_rows   health and speed into row order: dod_world_gather_rows against
+ *                 dod_csr_gather from the two arrays
+ *   read_rows     every index row in order, the speed of its items summed: rx_row_speed(&rows,
+ *                 item) through one dod_world_rows against speed[item]
+ *   read_random   the items of 200K random rows (n / 1M of it; a UI's pattern: a location
+ *                 picked, its few regiments read), the same two ways
+ * The caches are emptied (96 MiB touched) before every run, so no variant finds what the one
+ * before it left there. Targets at 1M: world / plain <= 1.1 for each. The reads may miss it: a
+ * row number's read costs more instructions than plain[item] (fixed: a count of the archetype
+ * starts and a column load; chunked: a seek, a walk to the archetype and the block arithmetic,
+ * whenever an item lies in another block than the one read before, which keys spread over four
+ * archetypes make most items), and so may the gather, which copies runs of items lying in one
+ * block: that is the accessor's price, measured against the array as it is. */
 #include <stdlib.h>
 #include <string.h>
 #include <dod/world.h>
@@ -349,5 +372,361 @@ void index_bench(int passes)
     wb_free(seed, (size_t)IX_ITEMS * sizeof *seed);
     wb_free(plain, (size_t)IX_ITEMS * sizeof *plain);
     wb_free(perm, (size_t)IX_ROWS * sizeof *perm);
+    dod_threadpool_destroy(pool);
+}
+
+/* ---- row numbers (DOD_WORLD_INDEX_ROWS) against plain arrays in walk order ---- */
+
+/* A regiment's fields as components of their own, as a frame's world holds them. */
+typedef struct place { uint32_t location; } place;
+typedef struct health { float value; } health;
+typedef struct speed { float value; } speed;
+
+#define RX_COMPONENTS(C) C(place) C(health) C(speed)
+#define RX_TROOPS(X) X(place) X(health) X(speed)
+/* A capacity > 0 marks a fixed archetype; rows_world sets it to the archetype's count. */
+#define RX_ARCHETYPES(A)                                                                       \
+    A(infantry, RX_TROOPS, 1) A(cavalry, RX_TROOPS, 1) A(archers, RX_TROOPS, 1)                \
+        A(artillery, RX_TROOPS, 1)
+DOD_WORLD(rx, RX_COMPONENTS, RX_ARCHETYPES)
+
+#define RX_KINDS 4u
+#define RX_PER_LOCATION 6u
+#define RX_RANDOM_ROWS 200000u
+#define RX_EVICT_BYTES ((size_t)96 << 20)
+
+enum {
+    R_INDEX_PLAIN_T1, R_INDEX_WORLD_T1, R_INDEX_PLAIN_T2, R_INDEX_WORLD_T2,
+    R_GATHER_PLAIN, R_GATHER_WORLD, R_WALK_PLAIN, R_WALK_WORLD, R_RANDOM_PLAIN, R_RANDOM_WORLD,
+    N_ROW_VARIANTS
+};
+enum { PLAIN, WORLD };
+
+/* The regiments as plain arrays in walk order, and the rows the random reads pick. */
+typedef struct rows_data {
+    uint32_t n, n_rows, n_random;
+    uint32_t *keys, *picks;
+    float *health, *speed;
+} rows_data;
+
+/* One case: both sides' indexes (1 and 2 threads) and gathered fields, the world's rows. */
+typedef struct rows_case {
+    const rows_data *data;
+    dod_world *w;
+    dod_query q;
+    dod_world_rows rows;                  /* made once, read by every world pass */
+    dod_csr csr[2][2];                    /* [side][threads] */
+    dod_arena scratch[2][2];
+    float *health[2], *speed[2];          /* gathered, per side */
+    const dod_executor *exec[2];
+    unsigned char *junk;                  /* RX_EVICT_BYTES, touched before every run */
+    double sums[N_ROW_VARIANTS];
+} rows_case;
+
+/* Rows of archetype k in the mix 4:2:1:1 (the last takes what the division leaves). */
+static uint32_t rows_share(uint32_t n, uint32_t k)
+{
+    const uint32_t eighths[RX_KINDS] = { 4, 2, 1, 1 };
+    return k + 1 < RX_KINDS ? n / 8 * eighths[k] : n - n / 8 * 7;
+}
+
+static void plain_rows_index(rows_case *c, int t)
+{
+    dod_csr_desc d;
+    memset(&d, 0, sizeof d);
+    d.n_rows = c->data->n_rows;
+    d.n_items = c->data->n;
+    d.keys = c->data->keys;
+    d.key_stride = sizeof(uint32_t);
+    d.exec = c->exec[t];
+    d.scratch = &c->scratch[PLAIN][t];
+    wb_check(dod_csr_build_desc(&c->csr[PLAIN][t], &d), "plain rows index");
+}
+
+static void world_rows_index(rows_case *c, int t)
+{
+    dod_world_index_desc d;
+    memset(&d, 0, sizeof d);
+    d.query = &c->q;
+    d.component = DOD_CID(rx, place);
+    d.key_offset = (uint32_t)offsetof(place, location);
+    d.n_rows = c->data->n_rows;
+    d.exec = c->exec[t];
+    d.scratch = &c->scratch[WORLD][t];
+    d.flags = DOD_WORLD_INDEX_ROWS;
+    wb_check(dod_world_index_build(&c->csr[WORLD][t], c->w, &d), "world rows index");
+}
+
+static void plain_rows_gather(rows_case *c)
+{
+    const dod_csr_column cols[2] = {
+        { c->health[PLAIN], c->data->health, sizeof(float), sizeof(float) },
+        { c->speed[PLAIN], c->data->speed, sizeof(float), sizeof(float) },
+    };
+    wb_check(dod_csr_gather(&c->csr[PLAIN][0], cols, 2, c->data->n, NULL), "plain rows gather");
+}
+
+static void world_rows_gather(rows_case *c)
+{
+    const dod_world_gather_col cols[2] = {
+        { c->health[WORLD], DOD_CID(rx, health), 0, sizeof(float) },
+        { c->speed[WORLD], DOD_CID(rx, speed), 0, sizeof(float) },
+    };
+    wb_check(dod_world_gather_rows(&c->csr[WORLD][0], c->w, &c->q, cols, 2, NULL),
+             "world rows gather");
+}
+
+/* The speeds of every index row's items summed (picks NULL: every row in order), or of the n
+ * picked rows' items, a float a row as the seed's query sums: by array index, and by row
+ * number through the world's rows (each loop written out whole, so the compiler treats both
+ * alike). */
+static double read_plain(const dod_csr *c, const float *speed_of, const uint32_t *picks,
+                         uint32_t n)
+{
+    double total = 0;
+    for (uint32_t k = 0; k < n; ++k) {
+        uint32_t r = picks ? picks[k] : k;
+        float sum = 0.0f;
+        for (const uint32_t *it = dod_csr_row_begin(c, r); it != dod_csr_row_end(c, r); ++it)
+            sum += speed_of[*it];
+        total += sum;
+    }
+    return total;
+}
+
+static double read_world(const dod_csr *c, dod_world_rows *rows, const uint32_t *picks,
+                         uint32_t n)
+{
+    double total = 0;
+    for (uint32_t k = 0; k < n; ++k) {
+        uint32_t r = picks ? picks[k] : k;
+        float sum = 0.0f;
+        for (const uint32_t *it = dod_csr_row_begin(c, r); it != dod_csr_row_end(c, r); ++it)
+            sum += rx_row_speed(rows, *it)->value;
+        total += sum;
+    }
+    return total;
+}
+
+static void run_rows(void *ctx, int v)
+{
+    rows_case *c = (rows_case *)ctx;
+    const rows_data *d = c->data;
+    double sum = 0;
+    switch (v) {
+    case R_INDEX_PLAIN_T1: plain_rows_index(c, 0); break;
+    case R_INDEX_WORLD_T1: world_rows_index(c, 0); break;
+    case R_INDEX_PLAIN_T2: plain_rows_index(c, 1); break;
+    case R_INDEX_WORLD_T2: world_rows_index(c, 1); break;
+    case R_GATHER_PLAIN: plain_rows_gather(c); break;
+    case R_GATHER_WORLD: world_rows_gather(c); break;
+    case R_WALK_PLAIN: sum = read_plain(&c->csr[PLAIN][0], d->speed, NULL, d->n_rows); break;
+    case R_WALK_WORLD: sum = read_world(&c->csr[WORLD][0], &c->rows, NULL, d->n_rows); break;
+    case R_RANDOM_PLAIN:
+        sum = read_plain(&c->csr[PLAIN][0], d->speed, d->picks, d->n_random);
+        break;
+    default: sum = read_world(&c->csr[WORLD][0], &c->rows, d->picks, d->n_random); break;
+    }
+    c->sums[v] = sum;
+}
+
+/* A prepare for wb_alternate: touches RX_EVICT_BYTES, more than the caches hold, so the run
+ * after it finds nothing of the run before it there. */
+static void rows_evict(void *ctx, int v)
+{
+    rows_case *c = (rows_case *)ctx;
+    uint64_t sum = 0;
+    (void)v;
+    for (size_t i = 0; i < RX_EVICT_BYTES; i += 64)
+        sum += c->junk[i]++;
+    bench_sink += sum;
+}
+
+/* The world of d's regiments: archetype k holds its share of them, in order, so the query's
+ * walk meets them in the arrays' order. Fixed: capacity the share; chunked: default blocks. */
+static dod_world *rows_world(const rows_data *d, int chunked)
+{
+    rx_config cfg = rx_config_default();
+    dod_archetype_desc *arch[RX_KINDS] = { &cfg.infantry, &cfg.cavalry, &cfg.archers,
+                                           &cfg.artillery };
+    for (uint32_t k = 0; k < RX_KINDS; ++k)
+        arch[k]->capacity = chunked ? 0 : rows_share(d->n, k);
+    dod_world *w = NULL;
+    wb_check(rx_create_config(&w, &cfg, NULL, 0), "rows world create");
+    uint32_t at = 0;
+    for (uint32_t k = 0; k < RX_KINDS; ++k) {
+        wb_check(dod_world_spawn_n(w, k, rows_share(d->n, k), NULL), "rows world spawn_n");
+        void *cols[1 + 3];
+        uint32_t m;
+        for (uint32_t b = 0; (m = dod_world_block(w, k, b, cols)) > 0; ++b, at += m) {
+            memcpy(cols[1], d->keys + at, (size_t)m * sizeof(uint32_t));
+            memcpy(cols[2], d->health + at, (size_t)m * sizeof(float));
+            memcpy(cols[3], d->speed + at, (size_t)m * sizeof(float));
+        }
+    }
+    wb_require(at == d->n, "rows world rows");
+    return w;
+}
+
+static void rows_case_init(rows_case *c, const rows_data *d, int chunked,
+                           const dod_executor *exec2, unsigned char *junk)
+{
+    memset(c, 0, sizeof *c);
+    c->data = d;
+    c->junk = junk;
+    c->exec[1] = exec2;
+    c->w = rows_world(d, chunked);
+    uint32_t comp = DOD_CID(rx, place);
+    wb_check(dod_query_init(&c->q, c->w, &comp, 1, NULL, 0), "rows query");
+    wb_check(dod_world_rows_init(&c->rows, c->w, &c->q), "rows init");
+    for (int s = 0; s < 2; ++s) {
+        for (int t = 0; t < 2; ++t) {
+            dod_csr_init(&c->csr[s][t], NULL);
+            dod_arena_init(&c->scratch[s][t], 0, NULL);
+        }
+        c->health[s] = (float *)wb_alloc((size_t)d->n * sizeof(float));
+        c->speed[s] = (float *)wb_alloc((size_t)d->n * sizeof(float));
+    }
+}
+
+static void rows_case_free(rows_case *c)
+{
+    for (int s = 0; s < 2; ++s) {
+        for (int t = 0; t < 2; ++t) {
+            dod_csr_free(&c->csr[s][t]);
+            dod_arena_free(&c->scratch[s][t]);
+        }
+        wb_free(c->health[s], (size_t)c->data->n * sizeof(float));
+        wb_free(c->speed[s], (size_t)c->data->n * sizeof(float));
+    }
+    dod_world_destroy(c->w);
+}
+
+/* Both sides built the same bytes (row numbers are array indexes), gathered the same bytes and
+ * summed the same totals. */
+static void check_rows_case(const rows_case *c)
+{
+    const size_t bytes = (size_t)c->data->n * sizeof(float);
+    for (int t = 0; t < 2; ++t)
+        wb_require(dod_csr_equal(&c->csr[PLAIN][t], &c->csr[WORLD][t]),
+                   "index_rows: world and plain differ");
+    wb_require(dod_csr_equal(&c->csr[WORLD][0], &c->csr[WORLD][1]),
+               "index_rows: 1 and 2 threads differ");
+    wb_require(memcmp(c->health[PLAIN], c->health[WORLD], bytes) == 0 &&
+                   memcmp(c->speed[PLAIN], c->speed[WORLD], bytes) == 0,
+               "gather_rows: world and plain differ");
+    wb_require(c->sums[R_WALK_PLAIN] == c->sums[R_WALK_WORLD], "read_rows: totals differ");
+    wb_require(c->sums[R_RANDOM_PLAIN] == c->sums[R_RANDOM_WORLD],
+               "read_random: totals differ");
+}
+
+static const struct {
+    const char *op, *side;
+    int threads;
+} row_names[N_ROW_VARIANTS] = {
+    { "index_rows", "plain", 1 },  { "index_rows", "world", 1 },  { "index_rows", "plain", 2 },
+    { "index_rows", "world", 2 },  { "gather_rows", "plain", 1 }, { "gather_rows", "world", 1 },
+    { "read_rows", "plain", 1 },   { "read_rows", "world", 1 },   { "read_random", "plain", 1 },
+    { "read_random", "world", 1 },
+};
+
+/* Items the random reads visit: the picked rows' lengths added up. */
+static uint32_t picked_items(const dod_csr *c, const rows_data *d)
+{
+    uint32_t items = 0;
+    for (uint32_t k = 0; k < d->n_random; ++k)
+        items += dod_csr_row_len(c, d->picks[k]);
+    return items;
+}
+
+/* Print every variant (ns per item, min and median), each world / plain ratio of the mins and
+ * the medians, and the targets. */
+static void report_rows(const rows_case *c, const char *kind, const char *dist,
+                        double t[][WB_MAX_PASSES], int passes, int targets)
+{
+    const rows_data *d = c->data;
+    uint32_t random_items = picked_items(&c->csr[PLAIN][0], d);
+    double mins[N_ROW_VARIANTS], meds[N_ROW_VARIANTS];
+    for (int v = 0; v < N_ROW_VARIANTS; ++v) {
+        char variant[64];
+        snprintf(variant, sizeof variant, "%s-%s-%s-t%d", kind, dist, row_names[v].side,
+                 row_names[v].threads);
+        double per = (double)(v >= R_RANDOM_PLAIN ? random_items : d->n);
+        mins[v] = wb_emit(row_names[v].op, variant, d->n, per, t[v], passes);
+        meds[v] = bench_median(t[v], passes);
+    }
+    for (int v = 0; v < N_ROW_VARIANTS; v += 2) {
+        double r_min = mins[v + 1] / mins[v], r_med = meds[v + 1] / meds[v];
+        printf("  %-20s t%d  world / plain  min %.3f  median %.3f\n", row_names[v].op,
+               row_names[v].threads, r_min, r_med);
+        if (targets)
+            bench_target("x", r_min, BENCH_AT_MOST, 1.1,
+                         "%s %s %s t%d world / plain (min), %u items", row_names[v].op, kind,
+                         dist, row_names[v].threads, (unsigned)d->n);
+    }
+}
+
+static void run_rows_case(const rows_data *d, int chunked, regiment_dist dist, int passes,
+                          int targets, const dod_executor *exec2, unsigned char *junk)
+{
+    static double t[N_ROW_VARIANTS][WB_MAX_PASSES];
+    rows_case c;
+    const char *kind = chunked ? "chunked" : "fixed";
+    rows_case_init(&c, d, chunked, exec2, junk);
+    for (int v = 0; v < R_WALK_PLAIN; ++v) /* warm-up: the first builds allocate and fault */
+        run_rows(&c, v);
+    printf("\nindex rows: %s archetypes (4:2:1:1), %s keys, %u locations, %u regiments, %u "
+           "random rows, %d passes\n",
+           kind, regiment_dist_name(dist), d->n_rows, d->n, d->n_random, passes);
+    wb_alternate(N_ROW_VARIANTS, passes, rows_evict, run_rows, &c, t);
+    check_rows_case(&c);
+    report_rows(&c, kind, regiment_dist_name(dist), t, passes, targets);
+    rows_case_free(&c);
+}
+
+/* d's arrays from the seed's regiments of distribution dist, and its random picks. */
+static void rows_data_fill(rows_data *d, regiment_dist dist)
+{
+    Regiment *seed = (Regiment *)wb_alloc((size_t)d->n * sizeof *seed);
+    regiments_generate(seed, d->n, d->n_rows, dist);
+    for (uint32_t i = 0; i < d->n; ++i) {
+        d->keys[i] = seed[i].location;
+        d->health[i] = seed[i].health;
+        d->speed[i] = seed[i].speed;
+    }
+    wb_free(seed, (size_t)d->n * sizeof *seed);
+    uint64_t x = 0x9E3779B97F4A7C15u;
+    for (uint32_t k = 0; k < d->n_random; ++k) {
+        x = x * 6364136223846793005u + 1442695040888963407u;
+        d->picks[k] = (uint32_t)(((x >> 32) * d->n_rows) >> 32);
+    }
+}
+
+void index_rows_bench(uint32_t n, int passes, int targets)
+{
+    dod_threadpool *pool = NULL;
+    wb_check(dod_threadpool_create(&pool, 2, NULL), "rows pool");
+    dod_executor exec2 = dod_threadpool_executor(pool);
+    rows_data d;
+    d.n = n;
+    d.n_rows = n / RX_PER_LOCATION;
+    d.n_random = (uint32_t)((uint64_t)RX_RANDOM_ROWS * n / WB_1M);
+    d.keys = (uint32_t *)wb_alloc((size_t)n * sizeof(uint32_t));
+    d.health = (float *)wb_alloc((size_t)n * sizeof(float));
+    d.speed = (float *)wb_alloc((size_t)n * sizeof(float));
+    d.picks = (uint32_t *)wb_alloc((size_t)d.n_random * sizeof(uint32_t));
+    unsigned char *junk = (unsigned char *)wb_alloc(RX_EVICT_BYTES);
+    memset(junk, 1, RX_EVICT_BYTES);
+    const regiment_dist dists[2] = { DIST_UNIFORM, DIST_LONGTAIL };
+    for (int k = 0; k < 2; ++k) {
+        rows_data_fill(&d, dists[k]);
+        for (int chunked = 0; chunked < 2; ++chunked)
+            run_rows_case(&d, chunked, dists[k], passes, targets, &exec2, junk);
+    }
+    wb_free(junk, RX_EVICT_BYTES);
+    wb_free(d.keys, (size_t)n * sizeof(uint32_t));
+    wb_free(d.health, (size_t)n * sizeof(float));
+    wb_free(d.speed, (size_t)n * sizeof(float));
+    wb_free(d.picks, (size_t)d.n_random * sizeof(uint32_t));
     dod_threadpool_destroy(pool);
 }

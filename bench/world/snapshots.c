@@ -8,8 +8,20 @@
  *            the seed's snapshot: the OOP world (its IEntity objects) deep-copied under a
  *            std::mutex (oop_snapshot), the previous snapshot freed outside the timing, as
  *            bench/frames frees the index's
- * Targets at 1M: copy <= 1.3x memcpy, publish <= 0.05x the deep copy. A copy or snapshot that
- * differs from its source fails the program. */
+ *   copy_changed  dod_world_copy_with(dst, src, DOD_WORLD_COPY_CHANGED, one thread) into a dst
+ *            holding a copy of src (changed_bench): after nothing changed (its cost is the walk
+ *            over archetypes and blocks: absolute microseconds); after one column of one
+ *            archetype was written and declared (dod_world_touch), against a memcpy of that
+ *            column's live bytes; after a despawn and a spawn in every archetype (every row and
+ *            the entity index changed), against a memcpy of every live byte and the index
+ *   copy_full  the whole copy (dod_world_copy_with, no flags) on a 2-thread pool against the
+ *            same on one thread (informational)
+ *            Before every run the change is made again (the column written and touched, a
+ *            despawn and a spawn), so each pass copies the same bytes, and the caches are
+ *            emptied (wb_evict_caches), so neither a copy nor its memcpy finds the other's bytes
+ * Targets at 1M: copy <= 1.3x memcpy, publish <= 0.05x the deep copy; copy_changed: nothing
+ * <= 50 us, one column and everything <= 1.3x their memcpy. A copy or snapshot that differs
+ * from its source fails the program. */
 #include <string.h>
 #include <dod/world.h>
 #include "oop.h"
@@ -127,6 +139,148 @@ static int snapshot_matches(const oop_world *snap, const seed_population *s)
     return same;
 }
 
+/* ---- copies of what changed ---- */
+
+enum { C_NOTHING, C_COLUMN, C_COLUMN_MEMCPY, C_ALL, C_ALL_MEMCPY, C_FULL_T1, C_FULL_T2,
+       N_CHANGED_VARIANTS };
+static const char *const changed_names[N_CHANGED_VARIANTS] = {
+    "nothing", "column", "column_memcpy", "all", "all_memcpy", "t1", "t2"
+};
+
+typedef struct changed_run {
+    dod_world *src, *dst;
+    const dod_executor *exec2;
+    uint32_t position;         /* the component of entity_a's first column */
+    unsigned char *from, *to;  /* the memcpys' held buffers, all_bytes each */
+    size_t column_bytes, all_bytes;
+    int failed;
+} changed_run;
+
+/* Write entity_a's positions (x + 1) and declare the write, as a system outside a schedule. */
+static void write_column(changed_run *r)
+{
+    void *cols[1 + 4];
+    uint32_t m;
+    for (uint32_t b = 0; (m = dod_world_block(r->src, SEED_A, b, cols)) > 0; ++b) {
+        position *p = (position *)cols[1];
+        for (uint32_t i = 0; i < m; ++i)
+            p[i].x += 1.0f;
+    }
+    wb_check(dod_world_touch(r->src, SEED_A, r->position), "touch");
+}
+
+/* The same writes to the bytes the column's memcpy copies. */
+static void write_from(changed_run *r)
+{
+    float *x = (float *)(void *)r->from;
+    for (size_t i = 0; i < r->column_bytes / sizeof(float); i += 2)
+        x[i] += 1.0f;
+}
+
+/* A despawn (of row 0: the last row moves into it) and a spawn in every archetype: every row of
+ * the world and the entity index changed, the same bytes live as before. */
+static void respawn_all(changed_run *r)
+{
+    for (uint32_t t = 0; t < SEED_TYPES; ++t) {
+        void *cols[1 + 4];
+        if (dod_world_block(r->src, t, 0, cols) == 0)
+            continue;
+        wb_check(dod_world_despawn(r->src, *(const dod_entity *)cols[0]), "changed despawn");
+        wb_check(dod_world_spawn(r->src, t, NULL), "changed spawn");
+    }
+}
+
+/* Untimed: dst still holds a copy of src (every copy of the last run left it so), then the
+ * change this variant copies, then the caches emptied. */
+static void changed_prepare(void *ctx, int v)
+{
+    changed_run *r = (changed_run *)ctx;
+    r->failed |= !world_same_rows(r->dst, r->src, 1);
+    if (v == C_COLUMN)
+        write_column(r);
+    else if (v == C_COLUMN_MEMCPY)
+        write_from(r);
+    else if (v == C_ALL)
+        respawn_all(r);
+    wb_evict_caches(ctx, v);
+}
+
+static void run_changed(void *ctx, int v)
+{
+    changed_run *r = (changed_run *)ctx;
+    dod_world_copy_desc d = { NULL, DOD_WORLD_COPY_CHANGED };
+    if (v == C_COLUMN_MEMCPY || v == C_ALL_MEMCPY) {
+        memcpy(r->to, r->from, v == C_COLUMN_MEMCPY ? r->column_bytes : r->all_bytes);
+        return;
+    }
+    if (v == C_FULL_T1 || v == C_FULL_T2) {
+        d.exec = v == C_FULL_T2 ? r->exec2 : NULL;
+        d.flags = 0;
+    }
+    r->failed |= dod_world_copy_with(r->dst, r->src, &d) != DOD_OK;
+}
+
+/* Print every variant, the ratios and (at 1M) the targets. */
+static void report_changed(size_t n, double t[][WB_MAX_PASSES], int passes)
+{
+    double mn[N_CHANGED_VARIANTS], md[N_CHANGED_VARIANTS];
+    for (int v = 0; v < N_CHANGED_VARIANTS; ++v) {
+        mn[v] = wb_emit(v >= C_FULL_T1 ? "copy_full" : "copy_changed", changed_names[v], n,
+                        (double)n, t[v], passes);
+        md[v] = bench_median(t[v], passes);
+    }
+    double us = bench_min(t[C_NOTHING], passes) * 1e3; /* the copy's whole time */
+    printf("  nothing changed: min %.1f us, median %.1f us\n", us, md[C_NOTHING] * 1e3);
+    printf("  one column / memcpy: min %.3f, median %.3f; everything / memcpy: min %.3f, "
+           "median %.3f\n",
+           mn[C_COLUMN] / mn[C_COLUMN_MEMCPY], md[C_COLUMN] / md[C_COLUMN_MEMCPY],
+           mn[C_ALL] / mn[C_ALL_MEMCPY], md[C_ALL] / md[C_ALL_MEMCPY]);
+    printf("  full copy 2 threads / 1 thread: min %.3f, median %.3f\n",
+           mn[C_FULL_T2] / mn[C_FULL_T1], md[C_FULL_T2] / md[C_FULL_T1]);
+    if (n < WB_1M)
+        return;
+    bench_target("us", us, BENCH_AT_MOST, 50, "copy changed, nothing changed (min), n %zu", n);
+    bench_target("x", mn[C_COLUMN] / mn[C_COLUMN_MEMCPY], BENCH_AT_MOST, 1.3,
+                 "copy changed, one column / its memcpy (min), n %zu", n);
+    bench_target("x", mn[C_ALL] / mn[C_ALL_MEMCPY], BENCH_AT_MOST, 1.3,
+                 "copy changed, everything / memcpy (min), n %zu", n);
+}
+
+/* dod_world_copy_with after each kind of change, src and dst the seed's world at s. */
+static void changed_bench(const seed_population *s, int passes)
+{
+    const wb_layout defaults = { 0, 0 };
+    dod_archetype_desc arch[SEED_TYPES];
+    dod_world_desc d = seed_world_desc(s, 0, defaults, arch);
+    dod_threadpool *pool = NULL;
+    wb_check(dod_threadpool_create(&pool, 2, NULL), "changed pool");
+    dod_executor exec2 = dod_threadpool_executor(pool);
+    changed_run r;
+    memset(&r, 0, sizeof r);
+    r.exec2 = &exec2;
+    r.position = arch[SEED_A].components[0];
+    r.src = seed_world(s, 0, defaults);
+    wb_check(dod_world_create(&r.dst, &d), "changed world");
+    wb_check(dod_world_copy(r.dst, r.src), "changed first copy");
+    r.column_bytes = dod_world_count(r.src, SEED_A) * sizeof(position);
+    r.all_bytes = world_live_bytes(r.src);
+    r.from = (unsigned char *)wb_alloc(r.all_bytes);
+    r.to = (unsigned char *)wb_alloc(r.all_bytes);
+    memset(r.from, 1, r.all_bytes);
+    memset(r.to, 2, r.all_bytes);
+    printf("copy_changed: the seed's mix at n %zu; a column %.1f MB, everything %.1f MB\n", s->n,
+           (double)r.column_bytes / 1e6, (double)r.all_bytes / 1e6);
+    double t[N_CHANGED_VARIANTS][WB_MAX_PASSES];
+    wb_alternate(N_CHANGED_VARIANTS, passes, changed_prepare, run_changed, &r, t);
+    wb_require(!r.failed && world_same_rows(r.dst, r.src, 1), "changed copy differs from source");
+    report_changed(s->n, t, passes);
+    wb_free(r.from, r.all_bytes);
+    wb_free(r.to, r.all_bytes);
+    dod_world_destroy(r.dst);
+    dod_world_destroy(r.src);
+    dod_threadpool_destroy(pool);
+}
+
 void snapshots_bench(size_t n, int passes)
 {
     seed_population s;
@@ -187,6 +341,8 @@ void snapshots_bench(size_t n, int passes)
     if (n >= WB_1M)
         bench_target("x", mn[V_PUBLISH] / mn[V_DEEP_COPY], BENCH_AT_MOST, 0.05,
                      "publish world / oop deep copy (min), n %zu", n);
+
+    changed_bench(&s, passes);
 
     oop_destroy(r.snapshot);
     oop_lock_destroy(r.lock);

@@ -35,6 +35,7 @@ void seed_population_free(seed_population *s);
 void raw_update(seed_population *s); /* the raw floor: one step_move per type, in place */
 
 #define WB_64K ((size_t)1 << 16)
+#define WB_256K ((size_t)1 << 18)
 #define WB_1M ((size_t)1 << 20)
 
 /* ---- harness.c: alternation, statistics, printing, JSON lines; targets go through
@@ -96,6 +97,8 @@ void frag_bench(int passes);                         /* frag.c */
 void cold_bench(size_t n, int passes);               /* cold.c */
 void cmds_frame_bench(size_t n);                     /* cmds_frame.c */
 void commands_bench(size_t n, int passes, int targets);  /* commands.c */
+/* commands.c: 2% of n entities moved, despawned, spawned, applied against direct calls */
+void commands_scale_bench(uint32_t n, int passes, int targets);
 /* The sweep's parts (n_layouts <= WB_MAX_LAYOUTS): each layout alternately with the raw loop,
  * warm and cold, for iterate and update; the layouts alternately for the ops. Each fills its
  * fields of out[0 .. n_layouts - 1]. */
@@ -104,6 +107,9 @@ void seed_update_sweep(size_t n, int passes, const wb_layout *layouts, int n_lay
 void scenarios_sweep(uint32_t n, int passes, const wb_layout *layouts, int n_layouts,
                      wb_sweep *out);                                     /* scenarios.c */
 void index_bench(int passes);                        /* index.c: relation indexes */
+/* index.c: an index of row numbers read as a frame's world is read, n regiments; the targets
+ * checked when `targets` */
+void index_rows_bench(uint32_t n, int passes, int targets);
 void snapshots_bench(size_t n, int passes);          /* snapshots.c: copy, publish */
 void files_bench(size_t n, int passes);              /* files.c: save, load */
 /* snapshots.c: the bytes a world's live rows and entity index hold (what a copy moves); 1 when
