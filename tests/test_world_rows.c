@@ -175,6 +175,53 @@ static void test_many_archetypes(void)
     dod_world_destroy(w);
 }
 
+/* Five to eight archetypes of one block each: the flat reader counts past its first four
+ * starts. */
+static void test_flat_many(void)
+{
+    const dod_component_desc comps[2] = { { "k", 4, 4 }, { "v", 8, 8 } };
+    const uint32_t kv[2] = { 0, 1 };
+    for (uint32_t n_arch = 5; n_arch <= DOD_WORLD_ROWS_CACHED; ++n_arch) {
+        dod_archetype_desc archs[DOD_WORLD_ROWS_CACHED];
+        for (uint32_t a = 0; a < n_arch; ++a)
+            archs[a] = world_archetype(kv, 2, 100, 0, 0, 0);
+        dod_world_desc d = world_desc_of(comps, 2, archs, n_arch, NULL);
+        dod_world *w = NULL;
+        CHECK_OK(dod_world_create(&w, &d));
+        test_rng rng = { n_arch };
+        for (uint32_t a = 0; a < n_arch; ++a)
+            CHECK_OK(dod_world_spawn_n(w, a, 1 + test_rng_below(&rng, 90), NULL));
+        dod_query all;
+        CHECK_OK(dod_query_init(&all, w, NULL, 0, NULL, 0));
+        dod_world_rows r;
+        CHECK_OK(dod_world_rows_init(&r, w, &all));
+        CHECK(r.flat && r.n_cached == n_arch);
+        CHECK(rows_read_as_walked(w, &all, 0, &rng));
+        CHECK(rows_read_as_walked(w, &all, 1, &rng));
+        /* keys below 10 and v from the row, then an index, gathers of both sizes */
+        for (uint32_t i = 0; i < r.count; ++i) {
+            *(uint32_t *)dod_world_row_get(&r, i, 0) = test_rng_below(&rng, 10);
+            *(uint64_t *)dod_world_row_get(&r, i, 1) = (uint64_t)i * 0x9E3779B97F4A7C15ull;
+        }
+        dod_world_index_desc id = { &all, 0, 0, 10, NULL, NULL, DOD_CSR_BUILD_AUTO,
+                                    DOD_WORLD_INDEX_ROWS };
+        dod_csr c;
+        dod_csr_init(&c, NULL);
+        CHECK_OK(dod_world_index_build(&c, w, &id));
+        uint32_t keys[800];
+        uint64_t vs[800];
+        dod_world_gather_col cols[2] = { { keys, 0, 0, 4 }, { vs, 1, 0, 8 } };
+        CHECK_OK(dod_world_gather_rows(&c, w, &all, cols, 2, NULL));
+        int ok = 1;
+        for (uint32_t row = 0; row < 10; ++row)
+            for (uint32_t j = c.offsets[row]; j < c.offsets[row + 1]; ++j)
+                ok &= keys[j] == row && vs[j] == (uint64_t)c.items[j] * 0x9E3779B97F4A7C15ull;
+        CHECK(ok);
+        dod_csr_free(&c);
+        dod_world_destroy(w);
+    }
+}
+
 /* ---- indexes of row numbers ---- */
 
 /* The row numbers of q grouped by the key in `component` at key_offset, in walk order: what an
@@ -468,6 +515,7 @@ int main(void)
     csr_execs_start(&execs);
     test_rows_match_the_walk();
     test_many_archetypes();
+    test_flat_many();
     test_row_indexes();
     test_copies_read_with_the_live_query();
     test_gather_rows();

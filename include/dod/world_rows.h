@@ -97,9 +97,13 @@ DOD_API void *dod__world_rows_flat_elem(dod_world_rows *r, uint32_t row, uint32_
  * archetypes, and each mispredict there costs a memory latency). */
 static inline uint32_t dod__world_rows_archetype(const dod_world_rows *r, uint32_t row)
 {
-    uint32_t k = (uint32_t)(row >= r->cached_first[4]) * 4u;
-    k += (uint32_t)(row >= r->cached_first[k + 2]) * 2u;
-    return k + (uint32_t)(row >= r->cached_first[k + 1]);
+    const uint32_t *f = r->cached_first;
+    /* independent compares, no chain through memory: the first four starts, then the rest */
+    uint32_t k = (uint32_t)(row >= f[1]) + (uint32_t)(row >= f[2]) + (uint32_t)(row >= f[3]);
+    if (r->n_cached > 4)
+        k += (uint32_t)(row >= f[4]) + (uint32_t)(row >= f[5]) + (uint32_t)(row >= f[6]) +
+             (uint32_t)(row >= f[7]);
+    return k;
 }
 
 /* The element of `component` in row number `row`, `size` bytes (0: the component's size from

@@ -164,13 +164,105 @@ static void copy_run_columns(const world_gather_ctx *c, const dod_world_rows *r,
     }
 }
 
-/* Row items: the task's items in runs that lie in one block (an index row's items ascend, so a
- * run is usually the part of an index row in one block). */
+/* A flat reader (a few archetypes of one block each): every item's archetype counted without a
+ * branch, its element at its column's base for that archetype, less the archetype's first row
+ * number, plus the row number times the stride. No runs: items that hop between archetypes (a
+ * map cell's regiments of four kinds) cost what items of one archetype cost. */
+typedef struct flat_column {
+    uintptr_t base[DOD_WORLD_ROWS_CACHED]; /* per cached archetype: the element of row number 0,
+                                              an address only computed with */
+    size_t stride;
+} flat_column;
+
+static void flat_column_of(const dod_world_rows *r, const dod_world *w,
+                           const dod_world_gather_col *col, flat_column *out)
+{
+    out->stride = dod__world_component_size(w, col->component);
+    for (uint32_t k = 0; k < r->n_cached; ++k) {
+        const dod__world_place *p = w->arch[r->cached_archetype[k]].place;
+        uintptr_t at = (uintptr_t)(p->blocks[0] + p->fields[col->component].offset + col->offset);
+        out->base[k] = at - (uintptr_t)r->cached_first[k] * out->stride;
+    }
+}
+
+static inline uint32_t flat_archetype(const dod_world_rows *r, uint32_t row)
+{
+    return r->n_cached <= 2 ? (uint32_t)(row >= r->cached_first[1])
+                            : dod__world_rows_archetype(r, row);
+}
+
+static inline const unsigned char *flat_elem(const flat_column *f, uint32_t k, uint32_t row)
+{
+    return (const unsigned char *)(f->base[k] + (uintptr_t)row * f->stride);
+}
+
+/* One column of any size, n items. */
+static inline void flat_copy(unsigned char *restrict dst, const flat_column *f,
+                             const dod_world_rows *r, const uint32_t *items, uint32_t n,
+                             size_t size)
+{
+    for (uint32_t j = 0; j < n; ++j)
+        memcpy(dst + (size_t)j * size, flat_elem(f, flat_archetype(r, items[j]), items[j]), size);
+}
+
+/* Up to 4 columns of 4 bytes, each item's archetype counted once. */
+static inline void flat_copy_u32(uint32_t n_cols, uint32_t *const d[4], const flat_column *f,
+                                 const dod_world_rows *r, const uint32_t *items, uint32_t n)
+{
+    for (uint32_t j = 0; j < n; ++j) {
+        uint32_t row = items[j], k = flat_archetype(r, row);
+        for (uint32_t c = 0; c < n_cols; ++c)
+            d[c][j] = dod__load_u32(flat_elem(&f[c], k, row));
+    }
+}
+
+static void gather_flat(const world_gather_ctx *c, uint32_t lo, uint32_t hi)
+{
+    const dod_world_rows *r = &c->rows;
+    const uint32_t *items = c->index->items + lo;
+    flat_column f[4];
+    uint32_t *d[4];
+    int all_u32 = c->n_cols <= 4;
+    for (uint32_t k = 0; all_u32 && k < c->n_cols; ++k)
+        all_u32 = c->cols[k].size == 4;
+    if (all_u32 && c->n_cols > 0) {
+        for (uint32_t k = 0; k < c->n_cols; ++k) {
+            flat_column_of(r, c->w, &c->cols[k], &f[k]);
+            d[k] = (uint32_t *)c->cols[k].dst + lo;
+        }
+        switch (c->n_cols) { /* constant counts: each call unrolls its inner loop */
+        case 1: flat_copy_u32(1, d, f, r, items, hi - lo); break;
+        case 2: flat_copy_u32(2, d, f, r, items, hi - lo); break;
+        case 3: flat_copy_u32(3, d, f, r, items, hi - lo); break;
+        default: flat_copy_u32(4, d, f, r, items, hi - lo); break;
+        }
+        return;
+    }
+    for (uint32_t k = 0; k < c->n_cols; ++k) {
+        const dod_world_gather_col *col = &c->cols[k];
+        unsigned char *dst = (unsigned char *)col->dst + (size_t)lo * col->size;
+        flat_column_of(r, c->w, col, &f[0]);
+        switch (col->size) {
+        case 4: flat_copy(dst, &f[0], r, items, hi - lo, 4); break;
+        case 8: flat_copy(dst, &f[0], r, items, hi - lo, 8); break;
+        case 12: flat_copy(dst, &f[0], r, items, hi - lo, 12); break;
+        case 16: flat_copy(dst, &f[0], r, items, hi - lo, 16); break;
+        default: flat_copy(dst, &f[0], r, items, hi - lo, col->size); break;
+        }
+    }
+}
+
+/* Row items: flat, item by item; else the task's items in runs that lie in one block (an index
+ * row's items ascend, so a run is usually the part of an index row in one block). */
 static void gather_rows_task(void *arg, uint32_t t)
 {
     const world_gather_ctx *c = (const world_gather_ctx *)arg;
     uint32_t lo, hi;
     dod__exec_share(c->index->n_items, c->n_tasks, t, &lo, &hi);
+    if (c->rows.flat) {
+        gather_flat(c, lo, hi);
+        return;
+    }
     dod_world_rows r = c->rows;
     const uint32_t *items = c->index->items;
     for (uint32_t at = lo, end; at < hi; at = end) {

@@ -37,7 +37,7 @@ static uint64_t load_le64(const unsigned char *p)
 static void hash_block(state_hash *h, const unsigned char *p)
 {
     for (int k = 0; k < 4; ++k)
-        h->lane[k] = rotl64(h->lane[k] ^ load_le64(p + 8 * k) * K1, 29) * K2;
+        h->lane[k] = rotl64(h->lane[k] ^ load_le64(p + (size_t)8 * (size_t)k) * K1, 29) * K2;
 }
 
 static void hash_bytes(state_hash *h, const void *data, size_t n)
