@@ -2537,7 +2537,9 @@ DOD_API uint32_t dod_schedule_phase_of(const dod_schedule *s, uint32_t system);
  * is the k-th row dod_world_next hands out, 0 .. dod_world_rows_count - 1. A relation index
  * built with DOD_WORLD_INDEX_ROWS (dod/world_index.h) lists row numbers as its items: its build
  * reads only the keys, as dod_csr_build_desc over an array does, and reading an item needs no
- * entity slot, so it costs what reading a plain array at that index costs, plus a compare.
+ * entity slot: a few instructions to find its archetype and column, then the element
+ * (measured: 1.9 - 3x an array's read per item over four interleaved fixed archetypes, more over
+ * archetypes of many blocks; docs/world.md, "Reading an index fast").
  *
  * Row numbers name rows where they are now. A spawn, despawn or move renumbers rows (a despawn
  * moves the archetype's last row into the hole), so read them from a world that does not change
@@ -2700,7 +2702,7 @@ DOD_API dod_entity dod_world_row_entity(dod_world_rows *r, uint32_t row);
  *   - a ROW NUMBER (desc flag DOD_WORLD_INDEX_ROWS): item k is the k-th row the query's walk
  *     visits (dod/world_rows.h). The fast way, for an index of a frame's world: the build reads
  *     only the keys, as dod_csr_build_desc over an array of them does, and a dod_world_rows
- *     reads an item's components as a plain array is read, with no slot in between
+ *     reads an item's components by its row number, with no slot in between
  *     (dod_world_row_get, typed P_row_<component>; dod_world_gather_rows). A row number names
  *     the row where it is now: valid while the world does not change (a frame's world held by
  *     a reader; any world until its next spawn, despawn or move).

@@ -10,7 +10,7 @@
  *   - a ROW NUMBER (desc flag DOD_WORLD_INDEX_ROWS): item k is the k-th row the query's walk
  *     visits (dod/world_rows.h). The fast way, for an index of a frame's world: the build reads
  *     only the keys, as dod_csr_build_desc over an array of them does, and a dod_world_rows
- *     reads an item's components as a plain array is read, with no slot in between
+ *     reads an item's components by its row number, with no slot in between
  *     (dod_world_row_get, typed P_row_<component>; dod_world_gather_rows). A row number names
  *     the row where it is now: valid while the world does not change (a frame's world held by
  *     a reader; any world until its next spawn, despawn or move).

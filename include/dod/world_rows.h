@@ -6,7 +6,9 @@
  * is the k-th row dod_world_next hands out, 0 .. dod_world_rows_count - 1. A relation index
  * built with DOD_WORLD_INDEX_ROWS (dod/world_index.h) lists row numbers as its items: its build
  * reads only the keys, as dod_csr_build_desc over an array does, and reading an item needs no
- * entity slot, so it costs what reading a plain array at that index costs, plus a compare.
+ * entity slot: a few instructions to find its archetype and column, then the element
+ * (measured: 1.9 - 3x an array's read per item over four interleaved fixed archetypes, more over
+ * archetypes of many blocks; docs/world.md, "Reading an index fast").
  *
  * Row numbers name rows where they are now. A spawn, despawn or move renumbers rows (a despawn
  * moves the archetype's last row into the hole), so read them from a world that does not change
