@@ -49,19 +49,6 @@ typedef struct plain_slot {
  * other work), at most PLAIN_MAX_CHUNKS. */
 enum { PLAIN_CHUNKS_PER_THREAD = 8, PLAIN_MAX_CHUNKS = 256 };
 
-/* A prefetch hint, nothing where the compiler has none. (The empty asm that uses the address
- * keeps GCC 12 from folding several prefetches of a loop into one, as in dod/base.h.) */
-#if defined(__GNUC__) || defined(__clang__)
-#    define PLAIN_PREFETCH(p)                                                                  \
-        do {                                                                                 \
-            const void *plain_prefetch_p = (p);                                              \
-            __builtin_prefetch(plain_prefetch_p);                                            \
-            __asm__ __volatile__("" : : "r"(plain_prefetch_p));                              \
-        } while (0)
-#else
-#    define PLAIN_PREFETCH(p) ((void)(p))
-#endif
-
 /* How far ahead loops prefetch: PLAIN_AHEAD structural changes, PLAIN_MARCH_AHEAD rows in the
  * march, which decides its steps PLAIN_MARCH_BLOCK rows at a time. */
 enum { PLAIN_AHEAD = 8, PLAIN_MARCH_AHEAD = 128, PLAIN_MARCH_BLOCK = 256 };
@@ -198,16 +185,16 @@ static inline void plain_prefetch_change(const plain_game *g, const plain_rows *
                                          const uint32_t *list, uint32_t n, uint32_t k)
 {
     if (k + 2 * PLAIN_AHEAD < n)
-        PLAIN_PREFETCH(&g->slots[list[k + 2 * PLAIN_AHEAD]]);
+        DOD_PREFETCH(&g->slots[list[k + 2 * PLAIN_AHEAD]]);
     if (k + PLAIN_AHEAD < n) {
         uint32_t row = g->slots[list[k + PLAIN_AHEAD]].row;
-        PLAIN_PREFETCH(&x->id[row]);
-        PLAIN_PREFETCH(&x->location[row]);
-        PLAIN_PREFETCH(&x->army[row]);
-        PLAIN_PREFETCH(&x->health[row]);
-        PLAIN_PREFETCH(&x->mood[row]);
+        DOD_PREFETCH(&x->id[row]);
+        DOD_PREFETCH(&x->location[row]);
+        DOD_PREFETCH(&x->army[row]);
+        DOD_PREFETCH(&x->health[row]);
+        DOD_PREFETCH(&x->mood[row]);
         if (x->speed)
-            PLAIN_PREFETCH(&x->speed[row]);
+            DOD_PREFETCH(&x->speed[row]);
     }
 }
 
@@ -244,13 +231,13 @@ static inline uint32_t plain_march(const plain_game *g, uint32_t first, uint32_t
         uint32_t stop = end - at < PLAIN_MARCH_BLOCK ? end : at + PLAIN_MARCH_BLOCK, steps = 0;
         for (uint32_t i = at; i < stop; ++i) {
             if (i + PLAIN_MARCH_AHEAD < end)
-                PLAIN_PREFETCH(&offsets[m->location[i + PLAIN_MARCH_AHEAD]]);
+                DOD_PREFETCH(&offsets[m->location[i + PLAIN_MARCH_AHEAD]]);
             uint64_t r = plain_dice(g, m->id[i], 1);
             if ((float)(r % 4096) < m->speed[i] * 4096.0f) {
                 /* world_tick.h's neighbour pick, (r >> 32) % the neighbours, in 32 bits */
                 uint32_t from = m->location[i], len = offsets[from + 1] - offsets[from];
                 to[steps] = offsets[from] + (uint32_t)(r >> 32) % len;
-                PLAIN_PREFETCH(&cells[to[steps]]);
+                DOD_PREFETCH(&cells[to[steps]]);
                 row[steps++] = i;
             }
             m->mood[i] -= (float)(plain_dice(g, m->id[i], 2) % 1000) * 1e-5f;
@@ -341,8 +328,8 @@ static inline dod_status plain_run(plain_game *g, uint64_t t)
      * the fallen rows are where they were. */
     for (uint32_t k = 0; k < g->n_fallen; ++k) {
         if (k + PLAIN_AHEAD < g->n_fallen) {
-            PLAIN_PREFETCH(&g->routed.id[g->fallen[k + PLAIN_AHEAD]]);
-            PLAIN_PREFETCH(&g->routed.army[g->fallen[k + PLAIN_AHEAD]]);
+            DOD_PREFETCH(&g->routed.id[g->fallen[k + PLAIN_AHEAD]]);
+            DOD_PREFETCH(&g->routed.army[g->fallen[k + PLAIN_AHEAD]]);
         }
         uint32_t row = g->fallen[k];
         plain_recruit(g, g->routed.army[row], plain_dice(g, g->routed.id[row], 4));

@@ -297,21 +297,41 @@ static void test_copies_read_with_the_live_query(void)
     dod_world_destroy(live);
 }
 
-/* ---- the gather ---- */
+/* ---- the gather and the reduction ---- */
+
+/* A typed world of n of each kind and its index of row numbers by cell over `placed`. */
+typedef struct cells_fixture {
+    dod_world *w;
+    dod_query placed;
+    dod_csr c;
+} cells_fixture;
+
+static void cells_make(cells_fixture *f, test_rng *rng, uint32_t n, uint32_t n_cells, int chunky)
+{
+    f->w = typed_world(rng, n, n_cells, chunky);
+    CHECK_OK(rw_placed_query(&f->placed, f->w));
+    dod_world_index_desc d = { &f->placed, DOD_CID(rw, cell), 0, n_cells, NULL, NULL,
+                               DOD_CSR_BUILD_AUTO, DOD_WORLD_INDEX_ROWS };
+    dod_csr_init(&f->c, NULL);
+    CHECK_OK(dod_world_index_build(&f->c, f->w, &d));
+}
+
+static void cells_free(cells_fixture *f)
+{
+    dod_csr_free(&f->c);
+    dod_world_destroy(f->w);
+}
 
 static void test_gather_rows(void)
 {
     test_rng rng = { 31 };
     for (int chunky = 0; chunky < 2; ++chunky) {
         const uint32_t n_cells = 300;
-        dod_world *w = typed_world(&rng, 20000, n_cells, chunky);
-        dod_query placed;
-        CHECK_OK(rw_placed_query(&placed, w));
-        dod_world_index_desc d = { &placed, DOD_CID(rw, cell), 0, n_cells, NULL, NULL,
-                                   DOD_CSR_BUILD_AUTO, DOD_WORLD_INDEX_ROWS };
-        dod_csr c;
-        dod_csr_init(&c, NULL);
-        CHECK_OK(dod_world_index_build(&c, w, &d));
+        cells_fixture fx;
+        cells_make(&fx, &rng, 20000, n_cells, chunky);
+        dod_world *w = fx.w;
+        const dod_query placed = fx.placed;
+        const dod_csr c = fx.c;
         uint32_t n = c.n_items;
         float *hps = (float *)malloc((size_t)n * 4), *want = (float *)malloc((size_t)n * 4);
         uint32_t *cells = (uint32_t *)malloc((size_t)n * 4);
@@ -345,8 +365,7 @@ static void test_gather_rows(void)
         free(want);
         free(cells);
         free(whole);
-        dod_csr_free(&c);
-        dod_world_destroy(w);
+        cells_free(&fx);
     }
 }
 
@@ -389,15 +408,11 @@ static void test_reduce_rows(void)
 {
     test_rng rng = { 43 };
     for (int chunky = 0; chunky < 2; ++chunky) {
-        const uint32_t n_cells = 500;
-        dod_world *w = typed_world(&rng, 20000, n_cells, chunky);
-        dod_query placed;
-        CHECK_OK(rw_placed_query(&placed, w));
-        dod_world_index_desc d = { &placed, DOD_CID(rw, cell), 0, n_cells, NULL, NULL,
-                                   DOD_CSR_BUILD_AUTO, DOD_WORLD_INDEX_ROWS };
-        dod_csr c;
-        dod_csr_init(&c, NULL);
-        CHECK_OK(dod_world_index_build(&c, w, &d));
+        cells_fixture fx;
+        cells_make(&fx, &rng, 20000, 500, chunky);
+        dod_world *w = fx.w;
+        const dod_query placed = fx.placed;
+        const dod_csr c = fx.c;
         walk k = walk_of(w, &placed, DOD_CID(rw, hp));
         float *values = (float *)malloc((size_t)k.n * sizeof(float) + 4);
         for (uint32_t i = 0; i < k.n; ++i)
@@ -416,8 +431,7 @@ static void test_reduce_rows(void)
         }
         free(values);
         walk_free(&k);
-        dod_csr_free(&c);
-        dod_world_destroy(w);
+        cells_free(&fx);
     }
 }
 

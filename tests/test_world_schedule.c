@@ -322,6 +322,28 @@ static void churn_system(const dod_system_task *t)
         *t->status = st;
 }
 
+/* What churn_system's commands do, as direct calls in row order: n rows of A_SMALL with c0 = i
+ * (their handles in re), each row with c0 % 4 == 0 despawned and replaced by a spawn with c0 + 1,
+ * each with c0 % 4 == 1 moved to A_THREE. */
+static dod_world *churned_directly(uint32_t n, dod_entity *re)
+{
+    dod_world *ref = make_world(64, NULL);
+    CHECK_OK(dod_world_spawn_n(ref, A_SMALL, n, re));
+    for (uint32_t i = 0; i < n; ++i)
+        *(uint32_t *)dod_world_get(ref, re[i], C0) = i;
+    for (uint32_t i = 0; i < n; ++i) {
+        if (i % 4 == 0) {
+            dod_entity x;
+            CHECK_OK(dod_world_despawn(ref, re[i]));
+            CHECK_OK(dod_world_spawn(ref, A_SMALL, &x));
+            *(uint32_t *)dod_world_get(ref, x, C0) = i + 1;
+        } else if (i % 4 == 1) {
+            CHECK_OK(dod_world_move(ref, re[i], A_THREE));
+        }
+    }
+    return ref;
+}
+
 /* c0 of every row of A_SMALL, in order, into out. */
 static uint32_t small_c0(const dod_world *w, uint32_t *out)
 {
@@ -374,21 +396,8 @@ static void test_commands(void)
     CHECK_EQ(dod_world_count(w, A_SMALL), N - N / 4);
     CHECK_EQ(dod_world_count(w, A_THREE), N / 4);
     /* the rows as the same direct calls, task by task in row order, leave them: */
-    dod_world *ref = make_world(64, NULL);
     static dod_entity re[N];
-    CHECK_OK(dod_world_spawn_n(ref, A_SMALL, N, re));
-    for (uint32_t i = 0; i < N; ++i)
-        *(uint32_t *)dod_world_get(ref, re[i], C0) = i;
-    for (uint32_t i = 0; i < N; ++i) {
-        if (i % 4 == 0) {
-            dod_entity x;
-            CHECK_OK(dod_world_despawn(ref, re[i]));
-            CHECK_OK(dod_world_spawn(ref, A_SMALL, &x));
-            *(uint32_t *)dod_world_get(ref, x, C0) = i + 1;
-        } else if (i % 4 == 1) {
-            CHECK_OK(dod_world_move(ref, re[i], A_THREE));
-        }
-    }
+    dod_world *ref = churned_directly(N, re);
     static uint32_t got[N], want[N];
     CHECK_EQ(small_c0(w, got), small_c0(ref, want));
     CHECK(memcmp(got, want, sizeof got) == 0);
@@ -473,21 +482,8 @@ static void test_steps_and_recorders(void)
         CHECK(between.calls == 1 && between.small == N / 2 && between.three == N / 2);
         CHECK(between.exec == &ex && after.calls == 1);
         /* the same direct calls: churn's in row order, then mover's */
-        dod_world *ref = make_world(64, NULL);
         static dod_entity re[N];
-        CHECK_OK(dod_world_spawn_n(ref, A_SMALL, N, re));
-        for (uint32_t i = 0; i < N; ++i)
-            *(uint32_t *)dod_world_get(ref, re[i], C0) = i;
-        for (uint32_t i = 0; i < N; ++i) {
-            if (i % 4 == 0) {
-                dod_entity x;
-                CHECK_OK(dod_world_despawn(ref, re[i]));
-                CHECK_OK(dod_world_spawn(ref, A_SMALL, &x));
-                *(uint32_t *)dod_world_get(ref, x, C0) = i + 1;
-            } else if (i % 4 == 1) {
-                CHECK_OK(dod_world_move(ref, re[i], A_THREE));
-            }
-        }
+        dod_world *ref = churned_directly(N, re);
         for (uint32_t i = 0; i < N; ++i)
             if (i % 4 == 2)
                 CHECK_OK(dod_world_move(ref, re[i], A_THREE));
