@@ -4785,7 +4785,7 @@ dod_status dod_frames_begin(dod_frames *frames, dod_frame *out)
         out->owner = frames;
         return DOD_OK;
     }
-    return DOD__FAIL(DOD_E_BUSY, "every slot but the latest is held by readers");
+    return DOD_E_BUSY; /* a normal answer (the writer skips a frame): not reported */
 }
 
 static int is_begun(const dod_frames *frames, const dod_frame *frame)
@@ -4830,7 +4830,8 @@ dod_status dod_frames_acquire(dod_frames *frames, dod_frame *out)
      * slot guarantees the fetch_add below sees one too; before the first publish we must not
      * count (no publish would transfer the count). */
     uint64_t w = dod__atomic_u64_load_relaxed(&frames->latest);
-    DOD__REFUSE_IF((w >> SLOT_SHIFT) == NO_SLOT, DOD_E_STATE);
+    if ((w >> SLOT_SHIFT) == NO_SLOT)
+        return DOD_E_STATE; /* nothing published yet: a normal answer, not reported */
     w = dod__atomic_u64_fetch_add_acquire(&frames->latest, 1);
     uint32_t s = (uint32_t)(w >> SLOT_SHIFT);
     DOD_ASSERT(s < frames->n_slots);

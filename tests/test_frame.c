@@ -413,11 +413,51 @@ static void test_stress(void)
     free(store);
 }
 
+/* Normal answers are not reported through the error hook: acquiring before the first publish,
+ * beginning while readers hold every other slot. A refusal still is (in a debug build). */
+static long hook_calls;
+
+static void count_hook(void *ctx, dod_status status, const char *file, int line,
+                       const char *what)
+{
+    (void)ctx, (void)status, (void)file, (void)line, (void)what;
+    hook_calls++;
+}
+
+static void test_normal_answers_quiet(void)
+{
+    payload store[2];
+    void *ptrs[2] = { &store[0], &store[1] };
+    dod_frames *f;
+    CHECK_OK(dod_frames_create(&f, 2, ptrs, NULL));
+    dod_set_error_hook(count_hook, NULL);
+    dod_frame r = { 0 }, w = { 0 }, x = { 0 };
+    CHECK_STATUS(dod_frames_acquire(f, &r), DOD_E_STATE);
+    CHECK_OK(dod_frames_begin(f, &w));
+    CHECK_OK(dod_frames_publish(f, &w));
+    CHECK_OK(dod_frames_acquire(f, &r));      /* holds the latest */
+    CHECK_OK(dod_frames_begin(f, &w));
+    CHECK_OK(dod_frames_publish(f, &w));      /* the other slot is the latest now */
+    dod_frame r2 = { 0 };
+    CHECK_OK(dod_frames_acquire(f, &r2));     /* every slot held */
+    CHECK_STATUS(dod_frames_begin(f, &x), DOD_E_BUSY);
+    CHECK_EQ(hook_calls, 0);
+    CHECK_STATUS(dod_frames_release(f, &x), DOD_E_STATE); /* a refusal: reported */
+#if DOD_DEBUG
+    CHECK_EQ(hook_calls, 1);
+#endif
+    dod_set_error_hook(NULL, NULL);
+    CHECK_OK(dod_frames_release(f, &r));
+    CHECK_OK(dod_frames_release(f, &r2));
+    dod_frames_destroy(f);
+}
+
 int main(void)
 {
     test_create_errors();
     test_alloc_failures();
     test_misuse();
+    test_normal_answers_quiet();
     test_version_bound();
     test_csr_frames();
     test_stress();

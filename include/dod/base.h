@@ -101,7 +101,11 @@ DOD_API const char *dod_status_str(dod_status status);
  * calls (an allocation that grows storage, ...), the library's private helper that made it;
  * the text is cut at 255 bytes. So a DOD_E_INVALID from a desc with eight checks says which
  * one. In a release build of the library the reports are compiled out: the hook is stored but
- * never called, and a refusal costs nothing more than returning its status.
+ * never called, and a refusal costs nothing more than returning its status. A status that is a
+ * normal answer, not a refusal, is never reported: dod_frames_acquire before the first publish
+ * (DOD_E_STATE: nothing to read yet) and dod_frames_begin while readers hold every other slot
+ * (DOD_E_BUSY: the writer skips a frame), which a game meets every frame at start-up or under
+ * load and would otherwise see flood its log.
  *
  * hook NULL turns reporting off (the default). The hook and ctx are process-wide: set them
  * before other threads call into dod (setting them while another thread runs a dod call is a
