@@ -7547,7 +7547,9 @@ static void apply_buffer(apply_state *ap, dod_cmds *cb)
         return;
     dod_entity *spawned = cb->spawned;
     const dod__cmd *end = dod__cmds_end(cb), *row_ahead = dod__cmds_first(cb), *slot_ahead;
-    for (uint32_t k = 0; k < ROW_AHEAD; ++k)
+    if (cb->n_spawns == cb->n_commands)
+        row_ahead = end; /* spawns only: they name no entity to fetch ahead */
+    for (uint32_t k = 0; k < ROW_AHEAD && row_ahead != end; ++k)
         row_ahead = next_or_end(row_ahead, end);
     slot_ahead = row_ahead;
     for (uint32_t k = ROW_AHEAD; k < SLOT_AHEAD; ++k) {
@@ -7640,6 +7642,11 @@ static int plan_bound_fits(const dod_world *w, const dod_cmds *buffers, uint32_t
         *spawns += cb->n_spawns;
         if (cb->n_spawns == 0 && cb->n_moves == 0)
             continue; /* despawns and sets add no row */
+        if (cb->n_moves == 0) { /* each spawn's archetype, one byte a spawn: no walk */
+            for (uint32_t k = 0; k < cb->n_spawns; ++k)
+                rows[cb->spawn_arch[k]]++;
+            continue;
+        }
         for (const dod__cmd *c = dod__cmds_first(cb), *end = dod__cmds_end(cb); c != end;
              c = dod__cmd_next(c))
             if (c->op == DOD__CMD_SPAWN || c->op == DOD__CMD_MOVE)

@@ -204,7 +204,9 @@ static void apply_buffer(apply_state *ap, dod_cmds *cb)
         return;
     dod_entity *spawned = cb->spawned;
     const dod__cmd *end = dod__cmds_end(cb), *row_ahead = dod__cmds_first(cb), *slot_ahead;
-    for (uint32_t k = 0; k < ROW_AHEAD; ++k)
+    if (cb->n_spawns == cb->n_commands)
+        row_ahead = end; /* spawns only: they name no entity to fetch ahead */
+    for (uint32_t k = 0; k < ROW_AHEAD && row_ahead != end; ++k)
         row_ahead = next_or_end(row_ahead, end);
     slot_ahead = row_ahead;
     for (uint32_t k = ROW_AHEAD; k < SLOT_AHEAD; ++k) {

@@ -25,6 +25,11 @@ static int plan_bound_fits(const dod_world *w, const dod_cmds *buffers, uint32_t
         *spawns += cb->n_spawns;
         if (cb->n_spawns == 0 && cb->n_moves == 0)
             continue; /* despawns and sets add no row */
+        if (cb->n_moves == 0) { /* each spawn's archetype, one byte a spawn: no walk */
+            for (uint32_t k = 0; k < cb->n_spawns; ++k)
+                rows[cb->spawn_arch[k]]++;
+            continue;
+        }
         for (const dod__cmd *c = dod__cmds_first(cb), *end = dod__cmds_end(cb); c != end;
              c = dod__cmd_next(c))
             if (c->op == DOD__CMD_SPAWN || c->op == DOD__CMD_MOVE)
