@@ -6344,6 +6344,10 @@ struct dod_world {
      * address and serial, and the source's version then; version_after_copy is this world's
      * version just after, so a change to this world since shows. */
     uint64_t version, slots_version;
+    /* Misuse checks of a debug build: its iterators live now (dod/world_core.h), and 1 while a
+     * schedule runs systems over it. */
+    dod__atomic_u64 live_iters;
+    int in_systems;
     uint32_t serial;      /* the worlds the process created before this one (the tag: its low
                              16 bits) */
     const dod_world *copied_from;
@@ -6356,6 +6360,26 @@ struct dod_world {
     size_t row_bytes[DOD_WORLD_MAX_ARCHETYPES]; /* each archetype's components' sizes added
                                                    up: a command buffer's spawn payload */
 };
+
+/* A debug build refuses a structural change of a world that is being iterated or that a
+ * schedule is running systems over (dod/world_core.h, "Live iterators"): `call` names the
+ * refused call in the error hook's report. A release build checks nothing. */
+#if DOD_DEBUG
+#    define DOD__WORLD_REFUSE_BUSY(w, call)                                                   \
+        do {                                                                                 \
+            if (dod__atomic_u64_load_relaxed(&(w)->live_iters) != 0)                          \
+                return DOD__FAIL_IN(call, DOD_E_BUSY,                                        \
+                                    "an iterator of the world is live: record the change "   \
+                                    "in a command buffer and apply it after the loop (or "   \
+                                    "end the iteration: dod_world_iter_end)");              \
+            if ((w)->in_systems)                                                             \
+                return DOD__FAIL_IN(call, DOD_E_BUSY,                                        \
+                                    "a schedule is running systems over the world: record "  \
+                                    "the change in the task's buffer (t->cmds)");           \
+        } while (0)
+#else
+#    define DOD__WORLD_REFUSE_BUSY(w, call) ((void)0)
+#endif
 
 /* Change versions: a's rows changed (a spawn, despawn or move in or out: the ids and every
  * column, and the entity index); one column of a was written. */
@@ -6928,6 +6952,7 @@ dod_status dod_world_create(dod_world **out, const dod_world_desc *desc)
     dod__world_install_slots(w, slots, slot_cap);
     if (desc->flags & DOD_WORLD_PREFAULT)
         prefault(w);
+    dod__atomic_u64_init(&w->live_iters, 0);
     w->serial = next_world_serial();
     w->head.tag_hi = (w->serial & DOD__WORLD_TAG_MASK) << DOD__WORLD_GEN_BITS;
     *out = w;
@@ -7588,6 +7613,7 @@ dod_status dod_world_apply(dod_world *w, dod_cmds *buffers, uint32_t n_buffers,
                            dod_apply_result *result)
 {
     DOD__REFUSE_IF(!w, DOD_E_INVALID);
+    DOD__WORLD_REFUSE_BUSY(w, "dod_world_apply");
     DOD__REFUSE_IF(!buffers && n_buffers > 0, DOD_E_INVALID);
     for (uint32_t b = 0; b < n_buffers; ++b)
         DOD__REFUSE_IF(!apply_same_declaration(w, &buffers[b]), DOD_E_INVALID);
@@ -7977,6 +8003,7 @@ dod_status dod_world_copy_with(dod_world *dst, const dod_world *src,
 {
     DOD__REFUSE_IF(!dst, DOD_E_INVALID);
     DOD__REFUSE_IF(!src, DOD_E_INVALID);
+    DOD__WORLD_REFUSE_BUSY(dst, "dod_world_copy (into dst)");
     uint32_t flags = desc ? desc->flags : 0;
     const dod_executor *exec = desc ? desc->exec : NULL;
     DOD__REFUSE_IF(flags & ~COPY_KNOWN_FLAGS, DOD_E_INVALID);
@@ -8248,6 +8275,7 @@ static inline dod_status spawn_row(dod_world *w, uint32_t archetype, dod_entity 
 dod_status dod_world_spawn(dod_world *w, uint32_t archetype, dod_entity *out)
 {
     DOD__REFUSE_IF(!w, DOD_E_INVALID);
+    DOD__WORLD_REFUSE_BUSY(w, "dod_world_spawn");
     DOD__REFUSE_IF(archetype >= w->n_archetypes, DOD_E_RANGE);
     unsigned char *block;
     uint32_t row;
@@ -8264,6 +8292,7 @@ dod_status dod__world_spawn_row(dod_world *w, uint32_t archetype, dod_entity *ou
                                 unsigned char **block, uint32_t *row, uint32_t *scale)
 {
     DOD__REFUSE_IF(!w, DOD_E_INVALID);
+    DOD__WORLD_REFUSE_BUSY(w, "a typed spawn (dod__world_spawn_row)");
     DOD__REFUSE_IF(archetype >= w->n_archetypes, DOD_E_RANGE);
     dod_status st = spawn_row(w, archetype, out, block, row);
     if (st == DOD_OK)
@@ -8326,6 +8355,7 @@ static dod_status spawn_many(dod_world *w, uint32_t archetype, uint32_t n, dod_e
 dod_status dod_world_spawn_n(dod_world *w, uint32_t archetype, uint32_t n, dod_entity *out)
 {
     DOD__REFUSE_IF(!w, DOD_E_INVALID);
+    DOD__WORLD_REFUSE_BUSY(w, "dod_world_spawn_n");
     DOD__REFUSE_IF(archetype >= w->n_archetypes, DOD_E_RANGE);
     uint64_t first;
     return n ? spawn_many(w, archetype, n, out, 1, &first) : DOD_OK;
@@ -8335,6 +8365,7 @@ dod_status dod__world_spawn_rows(dod_world *w, uint32_t archetype, uint32_t n, d
                                  uint32_t *block, uint32_t *row)
 {
     DOD__REFUSE_IF(!w, DOD_E_INVALID);
+    DOD__WORLD_REFUSE_BUSY(w, "a typed bulk spawn (dod__world_spawn_rows)");
     DOD__REFUSE_IF(!block || !row, DOD_E_INVALID);
     DOD__REFUSE_IF(archetype >= w->n_archetypes, DOD_E_RANGE);
     uint64_t first = 0;
@@ -8360,6 +8391,7 @@ static inline unsigned char *locate(const dod__world_arch *a, uint64_t loc, uint
 dod_status dod_world_despawn(dod_world *w, dod_entity e)
 {
     DOD__REFUSE_IF(!w, DOD_E_INVALID);
+    DOD__WORLD_REFUSE_BUSY(w, "dod_world_despawn");
     const uint64_t *s = dod__world_resolve(w, e);
     if (!s)
         return DOD__FAIL(DOD_E_NOT_FOUND, "e is not alive in w");
@@ -8376,6 +8408,7 @@ dod_status dod_world_despawn(dod_world *w, dod_entity e)
 dod_status dod_world_move(dod_world *w, dod_entity e, uint32_t archetype)
 {
     DOD__REFUSE_IF(!w, DOD_E_INVALID);
+    DOD__WORLD_REFUSE_BUSY(w, "dod_world_move (or add, remove)");
     DOD__REFUSE_IF(archetype >= w->n_archetypes, DOD_E_RANGE);
     const uint64_t *s = dod__world_resolve(w, e);
     if (!s)
@@ -9866,6 +9899,7 @@ static dod_status load_into_room(dod_world *w, FILE *f, const unsigned char *hea
 dod_status dod_world_load_mem(dod_world *w, const void *buf, size_t size)
 {
     DOD__REFUSE_IF(!w, DOD_E_INVALID);
+    DOD__WORLD_REFUSE_BUSY(w, "dod_world_load_mem");
     DOD__REFUSE_IF(!buf, DOD_E_INVALID);
     const unsigned char *b = (const unsigned char *)buf;
     DOD__REFUSE_IF(size < DOD__WORLD_FILE_HEADER_BYTES, DOD_E_CORRUPT);
@@ -9899,6 +9933,7 @@ dod_status dod_world_load_mem(dod_world *w, const void *buf, size_t size)
 dod_status dod_world_load(dod_world *w, FILE *f)
 {
     DOD__REFUSE_IF(!w, DOD_E_INVALID);
+    DOD__WORLD_REFUSE_BUSY(w, "dod_world_load");
     DOD__REFUSE_IF(!f, DOD_E_INVALID);
     long left = dod__file_remaining(f); /* measured first: seeking discards what stdio buffered */
     unsigned char header[DOD__WORLD_FILE_HEADER_BYTES];
@@ -10026,6 +10061,29 @@ void dod__world_iter_rows(dod_world_iter *it, const dod_world *w, uint32_t arche
     it->world = NULL; /* dod_world_next ends here */
 }
 
+/* A debug build counts a world's live iterators (dod/world_core.h): the counter is the world's
+ * bookkeeping, not its contents, so a reader's const world may count. */
+static void count_live(const dod_world *w, uint64_t delta)
+{
+#if DOD_DEBUG
+    (void)dod__atomic_u64_fetch_add_relaxed((dod__atomic_u64 *)(uintptr_t)&w->live_iters, delta);
+#else
+    (void)w, (void)delta;
+#endif
+}
+
+/* The iteration is over: nothing more to visit, and no longer live. */
+static void finish(dod_world_iter *it)
+{
+    if (it->live)
+        count_live(it->world, UINT64_MAX); /* - 1 */
+    it->live = 0;
+    it->world = NULL;
+    it->base = NULL;
+    it->n = 0;
+    it->entities = NULL;
+}
+
 int dod_world_next(dod_world_iter *it)
 {
     if (!it || !it->world)
@@ -10044,14 +10102,21 @@ int dod_world_next(dod_world_iter *it)
         }
         if ((word & 1u) && w->arch[i].n_rows > 0) {
             enter(it, i, 0);
+            if (!it->live) {
+                it->live = 1;
+                count_live(w, 1);
+            }
             return 1;
         }
     }
-    it->world = NULL;
-    it->base = NULL;
-    it->n = 0;
-    it->entities = NULL;
+    finish(it);
     return 0;
+}
+
+void dod_world_iter_end(dod_world_iter *it)
+{
+    if (it && it->world)
+        finish(it);
 }
 
 void *(dod_world_field)(const dod_world_iter *it, uint32_t component)
@@ -10728,7 +10793,9 @@ static dod_status run_phase(dod_schedule *s, dod_world *w, uint32_t p, const dod
         return st;
     stamp_writes(s, w, p);
     sched_run_ctx c = { s, w, p, n_jobs };
+    w->in_systems = 1; /* a debug build refuses direct structural calls meanwhile */
     dod__exec_run(exec, n_jobs, run_sched_job, &c);
+    w->in_systems = 0;
     for (uint32_t j = 0; j < n_jobs && st == DOD_OK; ++j)
         st = s->jobs[j].status; /* the first a system reported, in job order */
     if (n_buffers == 0)
@@ -10749,6 +10816,7 @@ dod_status dod_schedule_run(dod_schedule *s, dod_world *w, const dod_executor *e
     DOD__REFUSE_IF(!s || !w, DOD_E_INVALID);
     DOD__REFUSE_IF(w != s->world || w->head.tag_hi != s->tag_hi, DOD_E_INVALID);
     DOD__REFUSE_IF(!dod__exec_usable(exec), DOD_E_INVALID);
+    DOD__WORLD_REFUSE_BUSY(w, "dod_schedule_run");
     dod_apply_result sum = { 0, 0, 0 };
     dod_status st = DOD_OK;
     for (uint32_t p = 0; p < s->n_phases && st == DOD_OK; ++p) {
@@ -11461,6 +11529,7 @@ static dod_status change(dod_world *w, dod_entity e, uint32_t component, int wan
 {
     (void)call; /* a release build names no call */
     DOD__REFUSE_IF_IN(call, !w, DOD_E_INVALID);
+    DOD__WORLD_REFUSE_BUSY(w, call);
     DOD__REFUSE_IF_IN(call, component >= w->head.n_components, DOD_E_RANGE);
     const uint64_t *s = dod__world_resolve(w, e);
     if (!s)

@@ -194,6 +194,7 @@ static int cmp_u32(const void *a, const void *b, void *ctx)
     V(dod_world_iter_init(&iter, NULL, &query))                                                \
     R(dod_world_next(&iter), 0)                                                                \
     R(dod_world_next(NULL), 0)                                                                 \
+    V(dod_world_iter_end(NULL))                                                                \
     R(dod_world_field(NULL, 0) == NULL, 1)                                                     \
     /* command buffers */                                                                      \
     S(dod_cmds_init(NULL, world, NULL), DOD_E_INVALID)                                         \

@@ -36,9 +36,9 @@
  *
  * Thread safety: any number of threads may read a world (get, get_at, entity_at, alive,
  * archetype_of, count, block, bytes, query_init, iteration, and dod/world_index.h's index
- * builds and gathers) while no thread changes it; reads never write to the world. Every
- * other call (create, destroy, spawn, spawn_n, despawn, move, add, remove) needs exclusive
- * access.
+ * builds and gathers) while no thread changes it; reads never write to the world's contents (a
+ * debug build counts live iterators with an atomic counter). Every other call (create, destroy,
+ * spawn, spawn_n, despawn, move, add, remove) needs exclusive access.
  *
  * The rest of the world builds on this header (dod/world.h includes them all): command
  * buffers (dod/world_cmds.h), systems on a schedule (dod/world_systems.h), relation indexes
@@ -293,19 +293,37 @@ typedef struct dod_world_iter {
                                     cover part of a block) */
     uint32_t scale;              /* the block's columns are at the field table's offsets
                                     << scale (dod__world_place) */
+    uint32_t live;               /* counted among its world's live iterators (a debug build) */
     uint64_t matched[DOD_WORLD_MAX_ARCHETYPES / 64]; /* the query's archetypes */
 } dod_world_iter;
 
 /* Start iterating q's archetypes of w: each dod_world_next then steps to the next block
  * holding rows, archetypes in id order, blocks in order (empty archetypes and spare blocks are
  * skipped at no cost per row). A NULL w or q, or a q made for another world, gives an iterator
- * that visits nothing. it NULL: no-op. Allocates nothing.
- * Thread safety: a reader; a spawn, spawn_n, despawn or move invalidates the iterator. */
+ * that visits nothing. it NULL: no-op. Allocates nothing. Do not init an iterator that is live
+ * (below) without ending it first.
+ * Thread safety: a reader; a spawn, spawn_n, despawn or move invalidates the iterator.
+ *
+ * Live iterators (a debug build of the library: DOD_DEBUG, the default without NDEBUG). An
+ * iterator is live from the dod_world_next that first returns 1 until the one that returns 0,
+ * or until dod_world_iter_end. While any iterator of a world is live, a structural change of
+ * that world (spawn, spawn_n, despawn, move, add, remove, dod_world_apply, a copy or load into
+ * it) is refused with DOD_E_BUSY, the world unchanged, and the error hook names the call and the
+ * remedy: record the change in a command buffer (dod/world_cmds.h) and apply it after the loop.
+ * (Changing rows under an iterator moves rows it has not visited yet into the ones it has: the
+ * most common ECS bug, silent otherwise.) So a loop that leaves early (a break, a return) ends
+ * its iterator with dod_world_iter_end, as flecs asks ecs_iter_fini. A release build counts
+ * nothing and refuses nothing: the check costs nothing there. */
 DOD_API void dod_world_iter_init(dod_world_iter *it, const dod_world *w, const dod_query *q);
 
 /* Step to the next block: 1 and it->n, archetype and entities set, or 0 when done (also for
  * NULL). */
 DOD_API int dod_world_next(dod_world_iter *it);
+
+/* End an iteration before dod_world_next returned 0 (a loop that breaks out early): the iterator
+ * visits nothing more and no longer counts as live. NULL, or an iterator already done: no-op.
+ * Thread safety: as dod_world_next. */
+DOD_API void dod_world_iter_end(dod_world_iter *it);
 
 /* The current block's column of `component`: n elements, 64-byte aligned. O(1). NULL when it
  * is NULL, not on a block, or the archetype has no such component. A macro below makes calls

@@ -275,6 +275,7 @@ dod_status dod_world_create(dod_world **out, const dod_world_desc *desc)
     dod__world_install_slots(w, slots, slot_cap);
     if (desc->flags & DOD_WORLD_PREFAULT)
         prefault(w);
+    dod__atomic_u64_init(&w->live_iters, 0);
     w->serial = next_world_serial();
     w->head.tag_hi = (w->serial & DOD__WORLD_TAG_MASK) << DOD__WORLD_GEN_BITS;
     *out = w;

@@ -245,6 +245,7 @@ dod_status dod_world_apply(dod_world *w, dod_cmds *buffers, uint32_t n_buffers,
                            dod_apply_result *result)
 {
     DOD__REFUSE_IF(!w, DOD_E_INVALID);
+    DOD__WORLD_REFUSE_BUSY(w, "dod_world_apply");
     DOD__REFUSE_IF(!buffers && n_buffers > 0, DOD_E_INVALID);
     for (uint32_t b = 0; b < n_buffers; ++b)
         DOD__REFUSE_IF(!apply_same_declaration(w, &buffers[b]), DOD_E_INVALID);

@@ -122,6 +122,7 @@ dod_status dod_world_copy_with(dod_world *dst, const dod_world *src,
 {
     DOD__REFUSE_IF(!dst, DOD_E_INVALID);
     DOD__REFUSE_IF(!src, DOD_E_INVALID);
+    DOD__WORLD_REFUSE_BUSY(dst, "dod_world_copy (into dst)");
     uint32_t flags = desc ? desc->flags : 0;
     const dod_executor *exec = desc ? desc->exec : NULL;
     DOD__REFUSE_IF(flags & ~COPY_KNOWN_FLAGS, DOD_E_INVALID);

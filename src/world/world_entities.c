@@ -135,6 +135,7 @@ static inline dod_status spawn_row(dod_world *w, uint32_t archetype, dod_entity 
 dod_status dod_world_spawn(dod_world *w, uint32_t archetype, dod_entity *out)
 {
     DOD__REFUSE_IF(!w, DOD_E_INVALID);
+    DOD__WORLD_REFUSE_BUSY(w, "dod_world_spawn");
     DOD__REFUSE_IF(archetype >= w->n_archetypes, DOD_E_RANGE);
     unsigned char *block;
     uint32_t row;
@@ -151,6 +152,7 @@ dod_status dod__world_spawn_row(dod_world *w, uint32_t archetype, dod_entity *ou
                                 unsigned char **block, uint32_t *row, uint32_t *scale)
 {
     DOD__REFUSE_IF(!w, DOD_E_INVALID);
+    DOD__WORLD_REFUSE_BUSY(w, "a typed spawn (dod__world_spawn_row)");
     DOD__REFUSE_IF(archetype >= w->n_archetypes, DOD_E_RANGE);
     dod_status st = spawn_row(w, archetype, out, block, row);
     if (st == DOD_OK)
@@ -213,6 +215,7 @@ static dod_status spawn_many(dod_world *w, uint32_t archetype, uint32_t n, dod_e
 dod_status dod_world_spawn_n(dod_world *w, uint32_t archetype, uint32_t n, dod_entity *out)
 {
     DOD__REFUSE_IF(!w, DOD_E_INVALID);
+    DOD__WORLD_REFUSE_BUSY(w, "dod_world_spawn_n");
     DOD__REFUSE_IF(archetype >= w->n_archetypes, DOD_E_RANGE);
     uint64_t first;
     return n ? spawn_many(w, archetype, n, out, 1, &first) : DOD_OK;
@@ -222,6 +225,7 @@ dod_status dod__world_spawn_rows(dod_world *w, uint32_t archetype, uint32_t n, d
                                  uint32_t *block, uint32_t *row)
 {
     DOD__REFUSE_IF(!w, DOD_E_INVALID);
+    DOD__WORLD_REFUSE_BUSY(w, "a typed bulk spawn (dod__world_spawn_rows)");
     DOD__REFUSE_IF(!block || !row, DOD_E_INVALID);
     DOD__REFUSE_IF(archetype >= w->n_archetypes, DOD_E_RANGE);
     uint64_t first = 0;
@@ -247,6 +251,7 @@ static inline unsigned char *locate(const dod__world_arch *a, uint64_t loc, uint
 dod_status dod_world_despawn(dod_world *w, dod_entity e)
 {
     DOD__REFUSE_IF(!w, DOD_E_INVALID);
+    DOD__WORLD_REFUSE_BUSY(w, "dod_world_despawn");
     const uint64_t *s = dod__world_resolve(w, e);
     if (!s)
         return DOD__FAIL(DOD_E_NOT_FOUND, "e is not alive in w");
@@ -263,6 +268,7 @@ dod_status dod_world_despawn(dod_world *w, dod_entity e)
 dod_status dod_world_move(dod_world *w, dod_entity e, uint32_t archetype)
 {
     DOD__REFUSE_IF(!w, DOD_E_INVALID);
+    DOD__WORLD_REFUSE_BUSY(w, "dod_world_move (or add, remove)");
     DOD__REFUSE_IF(archetype >= w->n_archetypes, DOD_E_RANGE);
     const uint64_t *s = dod__world_resolve(w, e);
     if (!s)

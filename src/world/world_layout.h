@@ -18,6 +18,7 @@
 #define DOD_WORLD_LAYOUT_H
 
 #include <dod/world.h>
+#include "atomic.h"
 #include "internal.h"
 
 /* DOD__WORLD_GEN_BITS, DOD__WORLD_GEN_MASK and DOD__WORLD_LOC_SHIFT are in dod/world.h. */
@@ -101,6 +102,10 @@ struct dod_world {
      * address and serial, and the source's version then; version_after_copy is this world's
      * version just after, so a change to this world since shows. */
     uint64_t version, slots_version;
+    /* Misuse checks of a debug build: its iterators live now (dod/world_core.h), and 1 while a
+     * schedule runs systems over it. */
+    dod__atomic_u64 live_iters;
+    int in_systems;
     uint32_t serial;      /* the worlds the process created before this one (the tag: its low
                              16 bits) */
     const dod_world *copied_from;
@@ -113,6 +118,26 @@ struct dod_world {
     size_t row_bytes[DOD_WORLD_MAX_ARCHETYPES]; /* each archetype's components' sizes added
                                                    up: a command buffer's spawn payload */
 };
+
+/* A debug build refuses a structural change of a world that is being iterated or that a
+ * schedule is running systems over (dod/world_core.h, "Live iterators"): `call` names the
+ * refused call in the error hook's report. A release build checks nothing. */
+#if DOD_DEBUG
+#    define DOD__WORLD_REFUSE_BUSY(w, call)                                                   \
+        do {                                                                                 \
+            if (dod__atomic_u64_load_relaxed(&(w)->live_iters) != 0)                          \
+                return DOD__FAIL_IN(call, DOD_E_BUSY,                                        \
+                                    "an iterator of the world is live: record the change "   \
+                                    "in a command buffer and apply it after the loop (or "   \
+                                    "end the iteration: dod_world_iter_end)");              \
+            if ((w)->in_systems)                                                             \
+                return DOD__FAIL_IN(call, DOD_E_BUSY,                                        \
+                                    "a schedule is running systems over the world: record "  \
+                                    "the change in the task's buffer (t->cmds)");           \
+        } while (0)
+#else
+#    define DOD__WORLD_REFUSE_BUSY(w, call) ((void)0)
+#endif
 
 /* Change versions: a's rows changed (a spawn, despawn or move in or out: the ids and every
  * column, and the entity index); one column of a was written. */

@@ -406,6 +406,7 @@ static dod_status load_into_room(dod_world *w, FILE *f, const unsigned char *hea
 dod_status dod_world_load_mem(dod_world *w, const void *buf, size_t size)
 {
     DOD__REFUSE_IF(!w, DOD_E_INVALID);
+    DOD__WORLD_REFUSE_BUSY(w, "dod_world_load_mem");
     DOD__REFUSE_IF(!buf, DOD_E_INVALID);
     const unsigned char *b = (const unsigned char *)buf;
     DOD__REFUSE_IF(size < DOD__WORLD_FILE_HEADER_BYTES, DOD_E_CORRUPT);
@@ -439,6 +440,7 @@ dod_status dod_world_load_mem(dod_world *w, const void *buf, size_t size)
 dod_status dod_world_load(dod_world *w, FILE *f)
 {
     DOD__REFUSE_IF(!w, DOD_E_INVALID);
+    DOD__WORLD_REFUSE_BUSY(w, "dod_world_load");
     DOD__REFUSE_IF(!f, DOD_E_INVALID);
     long left = dod__file_remaining(f); /* measured first: seeking discards what stdio buffered */
     unsigned char header[DOD__WORLD_FILE_HEADER_BYTES];

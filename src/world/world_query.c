@@ -99,6 +99,29 @@ void dod__world_iter_rows(dod_world_iter *it, const dod_world *w, uint32_t arche
     it->world = NULL; /* dod_world_next ends here */
 }
 
+/* A debug build counts a world's live iterators (dod/world_core.h): the counter is the world's
+ * bookkeeping, not its contents, so a reader's const world may count. */
+static void count_live(const dod_world *w, uint64_t delta)
+{
+#if DOD_DEBUG
+    (void)dod__atomic_u64_fetch_add_relaxed((dod__atomic_u64 *)(uintptr_t)&w->live_iters, delta);
+#else
+    (void)w, (void)delta;
+#endif
+}
+
+/* The iteration is over: nothing more to visit, and no longer live. */
+static void finish(dod_world_iter *it)
+{
+    if (it->live)
+        count_live(it->world, UINT64_MAX); /* - 1 */
+    it->live = 0;
+    it->world = NULL;
+    it->base = NULL;
+    it->n = 0;
+    it->entities = NULL;
+}
+
 int dod_world_next(dod_world_iter *it)
 {
     if (!it || !it->world)
@@ -117,14 +140,21 @@ int dod_world_next(dod_world_iter *it)
         }
         if ((word & 1u) && w->arch[i].n_rows > 0) {
             enter(it, i, 0);
+            if (!it->live) {
+                it->live = 1;
+                count_live(w, 1);
+            }
             return 1;
         }
     }
-    it->world = NULL;
-    it->base = NULL;
-    it->n = 0;
-    it->entities = NULL;
+    finish(it);
     return 0;
+}
+
+void dod_world_iter_end(dod_world_iter *it)
+{
+    if (it && it->world)
+        finish(it);
 }
 
 void *(dod_world_field)(const dod_world_iter *it, uint32_t component)

@@ -295,7 +295,9 @@ static dod_status run_phase(dod_schedule *s, dod_world *w, uint32_t p, const dod
         return st;
     stamp_writes(s, w, p);
     sched_run_ctx c = { s, w, p, n_jobs };
+    w->in_systems = 1; /* a debug build refuses direct structural calls meanwhile */
     dod__exec_run(exec, n_jobs, run_sched_job, &c);
+    w->in_systems = 0;
     for (uint32_t j = 0; j < n_jobs && st == DOD_OK; ++j)
         st = s->jobs[j].status; /* the first a system reported, in job order */
     if (n_buffers == 0)
@@ -316,6 +318,7 @@ dod_status dod_schedule_run(dod_schedule *s, dod_world *w, const dod_executor *e
     DOD__REFUSE_IF(!s || !w, DOD_E_INVALID);
     DOD__REFUSE_IF(w != s->world || w->head.tag_hi != s->tag_hi, DOD_E_INVALID);
     DOD__REFUSE_IF(!dod__exec_usable(exec), DOD_E_INVALID);
+    DOD__WORLD_REFUSE_BUSY(w, "dod_schedule_run");
     dod_apply_result sum = { 0, 0, 0 };
     dod_status st = DOD_OK;
     for (uint32_t p = 0; p < s->n_phases && st == DOD_OK; ++p) {

@@ -65,6 +65,7 @@ static dod_status change(dod_world *w, dod_entity e, uint32_t component, int wan
 {
     (void)call; /* a release build names no call */
     DOD__REFUSE_IF_IN(call, !w, DOD_E_INVALID);
+    DOD__WORLD_REFUSE_BUSY(w, call);
     DOD__REFUSE_IF_IN(call, component >= w->head.n_components, DOD_E_RANGE);
     const uint64_t *s = dod__world_resolve(w, e);
     if (!s)
