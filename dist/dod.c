@@ -179,6 +179,17 @@ static inline uint32_t dod__load_u32(const void *p)
     return v;
 }
 
+/* Bit i of a set kept in 64-bit words (components, archetypes). */
+static inline int dod__bit_test(const uint64_t *bits, uint32_t i)
+{
+    return (int)(bits[i / 64] >> (i % 64) & 1u);
+}
+
+static inline void dod__bit_set(uint64_t *bits, uint32_t i)
+{
+    bits[i / 64] |= 1ull << (i % 64);
+}
+
 #endif /* DOD_INTERNAL_H */
 /* ---- end of src/common/internal.h ---- */
 
@@ -6559,7 +6570,7 @@ static inline int dod__world_same_declaration(const dod_world *a, const dod_worl
 /* 1 when archetype i is one of q's. */
 static inline int dod__query_matches(const dod_query *q, uint32_t i)
 {
-    return (int)(q->archetypes[i / 64] >> (i % 64) & 1u);
+    return dod__bit_test(q->archetypes, i);
 }
 
 /* Reading runs of row numbers (dod/world_rows.h): put r on the block of items[at] (a row number
@@ -6780,9 +6791,9 @@ static dod_status layout_archetype(const dod_world_desc *d, const dod_archetype_
     for (uint32_t k = 0; k < ad->n_components; ++k) {
         uint32_t c = ad->components[k];
         DOD__REFUSE_IF_IN(CREATE, c >= d->n_components, DOD_E_RANGE);
-        if (a->comp_bits[c / 64] >> (c % 64) & 1u)
+        if (dod__bit_test(a->comp_bits, c))
             return DOD__FAIL_IN(CREATE, DOD_E_INVALID, "a component is repeated in an archetype");
-        a->comp_bits[c / 64] |= 1ull << (c % 64);
+        dod__bit_set(a->comp_bits, c);
         a->cols[k].comp = c;
         a->cols[k].size = d->components[c].size;
     }
@@ -9113,7 +9124,7 @@ static int slots_ok(const world_gather_ctx *c, uint32_t lo, uint32_t hi)
             DOD__PREFETCH(&slots[items[j + SLOT_PREFETCH]]);
         uint64_t s = slots[items[j]];
         uint32_t a = dod__world_slot_arch(s);
-        if (!(s & 1u) || !(c->usable[a / 64] >> (a % 64) & 1u))
+        if (!(s & 1u) || !dod__bit_test(c->usable, a))
             return 0;
     }
     return 1;
@@ -9968,7 +9979,7 @@ static dod_status add_bits(const dod_world *w, const uint32_t *ids, uint32_t n, 
 {
     for (uint32_t i = 0; i < n; ++i) {
         DOD__REFUSE_IF_IN("dod_query_init", ids[i] >= w->head.n_components, DOD_E_RANGE);
-        bits[ids[i] / 64] |= 1ull << (ids[i] % 64);
+        dod__bit_set(bits, ids[i]);
     }
     return DOD_OK;
 }
@@ -9994,7 +10005,7 @@ dod_status dod_query_init(dod_query *q, const dod_world *w, const uint32_t *all,
             if ((has[k] & want[k]) != want[k] || (has[k] & avoid[k]) != 0)
                 match = 0;
         if (match)
-            q->archetypes[i / 64] |= 1ull << (i % 64);
+            dod__bit_set(q->archetypes, i);
     }
     q->tag = w->head.tag_hi;
     return DOD_OK;
@@ -10276,11 +10287,6 @@ void dod__world_set_rows(dod__world_arch *a, uint32_t n_rows, uint32_t n_open, u
  * row numbers at init, and the seek that finds the block holding a row number when it is not
  * the block read last. */
 
-static int rows_match(const dod_world_rows *r, uint32_t archetype)
-{
-    return (int)(r->matched[archetype / 64] >> (archetype % 64) & 1u);
-}
-
 dod_status dod_world_rows_init(dod_world_rows *r, const dod_world *w, const dod_query *q)
 {
     DOD__REFUSE_IF(!r || !w || !q, DOD_E_INVALID);
@@ -10301,7 +10307,7 @@ dod_status dod_world_rows_init(dod_world_rows *r, const dod_world *w, const dod_
     uint32_t holding = 0;
     int flat = 1;
     for (uint32_t i = 0; i < w->n_archetypes; ++i) {
-        if (!rows_match(r, i) || w->arch[i].n_rows == 0)
+        if (!dod__bit_test(r->matched, i) || w->arch[i].n_rows == 0)
             continue;
         if (holding < DOD_WORLD_ROWS_CACHED) {
             r->cached_first[holding] = (uint32_t)count;
@@ -10381,7 +10387,7 @@ static uint32_t archetype_of_row(const dod_world_rows *r, uint32_t row, uint32_t
         at = r->archetype_first;
     }
     for (;; ++i) {
-        if (!rows_match(r, i))
+        if (!dod__bit_test(r->matched, i))
             continue;
         uint32_t n = w->arch[i].n_rows;
         if (row - at < n)
@@ -10776,7 +10782,7 @@ static void stamp_writes(const dod_schedule *s, dod_world *w, uint32_t p)
             if (!system_matches(sys, k) || a->n_rows == 0)
                 continue;
             for (uint32_t col = 0; col < a->n_cols; ++col)
-                if (sys->writes[a->cols[col].comp / 64] >> (a->cols[col].comp % 64) & 1u)
+                if (dod__bit_test(sys->writes, (uint32_t)a->cols[col].comp))
                     dod__world_column_changed(w, a, col);
         }
     }
@@ -11085,16 +11091,6 @@ dod_status dod_world_save_mem(const dod_world *w, void *buf, size_t size)
 #define KNOWN_FLAGS (DOD_SYSTEM_COMMANDS | DOD_SYSTEM_SEQUENTIAL | DOD_SYSTEM_NEW_PHASE)
 #define KNOWN_SCHEDULE_FLAGS DOD_SCHEDULE_PASS_PER_SYSTEM
 
-static int sched_has_bit(const uint64_t *bits, uint32_t id)
-{
-    return (int)(bits[id / 64] >> (id % 64) & 1u);
-}
-
-static void sched_set_bit(uint64_t *bits, uint32_t id)
-{
-    bits[id / 64] |= 1ull << (id % 64);
-}
-
 static int sched_overlap(const uint64_t *a, const uint64_t *b)
 {
     for (uint32_t k = 0; k < DOD__SCHED_WORDS; ++k)
@@ -11108,7 +11104,7 @@ static dod_status sched_bits_of(const dod_world *w, const uint32_t *ids, uint32_
 {
     for (uint32_t i = 0; i < n; ++i) {
         DOD__REFUSE_IF(ids[i] >= w->head.n_components, DOD_E_RANGE);
-        sched_set_bit(bits, ids[i]);
+        dod__bit_set(bits, ids[i]);
     }
     return DOD_OK;
 }
@@ -11148,7 +11144,7 @@ static dod_status take_system_desc(const dod_world *w, const dod_system_desc *d,
     if (st != DOD_OK)
         return st;
     for (uint32_t i = 0; i < d->n_writes; ++i)
-        DOD__REFUSE_IF(!sched_has_bit(all, d->writes[i]), DOD_E_INVALID); /* a write not in all */
+        DOD__REFUSE_IF(!dod__bit_test(all, d->writes[i]), DOD_E_INVALID); /* a write not in all */
     DOD__REFUSE_IF(sched_overlap(all, none), DOD_E_INVALID);
     /* Another task of the same system may be writing the row a lookup reads. */
     DOD__REFUSE_IF(sched_overlap(lookups, writes), DOD_E_INVALID);
@@ -11520,7 +11516,7 @@ void dod__world_fill_transitions(dod_world *w)
 
 static int has(const dod__world_arch *a, uint32_t component)
 {
-    return (int)(a->comp_bits[component / 64] >> (component % 64) & 1u);
+    return dod__bit_test(a->comp_bits, component);
 }
 
 /* Add (want 1) or remove (want 0) `component`; refusals name `call`, the public function. */

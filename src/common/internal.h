@@ -148,4 +148,15 @@ static inline uint32_t dod__load_u32(const void *p)
     return v;
 }
 
+/* Bit i of a set kept in 64-bit words (components, archetypes). */
+static inline int dod__bit_test(const uint64_t *bits, uint32_t i)
+{
+    return (int)(bits[i / 64] >> (i % 64) & 1u);
+}
+
+static inline void dod__bit_set(uint64_t *bits, uint32_t i)
+{
+    bits[i / 64] |= 1ull << (i % 64);
+}
+
 #endif /* DOD_INTERNAL_H */

@@ -103,9 +103,9 @@ static dod_status layout_archetype(const dod_world_desc *d, const dod_archetype_
     for (uint32_t k = 0; k < ad->n_components; ++k) {
         uint32_t c = ad->components[k];
         DOD__REFUSE_IF_IN(CREATE, c >= d->n_components, DOD_E_RANGE);
-        if (a->comp_bits[c / 64] >> (c % 64) & 1u)
+        if (dod__bit_test(a->comp_bits, c))
             return DOD__FAIL_IN(CREATE, DOD_E_INVALID, "a component is repeated in an archetype");
-        a->comp_bits[c / 64] |= 1ull << (c % 64);
+        dod__bit_set(a->comp_bits, c);
         a->cols[k].comp = c;
         a->cols[k].size = d->components[c].size;
     }

@@ -365,7 +365,7 @@ static int slots_ok(const world_gather_ctx *c, uint32_t lo, uint32_t hi)
             DOD__PREFETCH(&slots[items[j + SLOT_PREFETCH]]);
         uint64_t s = slots[items[j]];
         uint32_t a = dod__world_slot_arch(s);
-        if (!(s & 1u) || !(c->usable[a / 64] >> (a % 64) & 1u))
+        if (!(s & 1u) || !dod__bit_test(c->usable, a))
             return 0;
     }
     return 1;

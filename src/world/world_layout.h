@@ -317,7 +317,7 @@ static inline int dod__world_same_declaration(const dod_world *a, const dod_worl
 /* 1 when archetype i is one of q's. */
 static inline int dod__query_matches(const dod_query *q, uint32_t i)
 {
-    return (int)(q->archetypes[i / 64] >> (i % 64) & 1u);
+    return dod__bit_test(q->archetypes, i);
 }
 
 /* Reading runs of row numbers (dod/world_rows.h): put r on the block of items[at] (a row number

@@ -6,7 +6,7 @@ static dod_status add_bits(const dod_world *w, const uint32_t *ids, uint32_t n, 
 {
     for (uint32_t i = 0; i < n; ++i) {
         DOD__REFUSE_IF_IN("dod_query_init", ids[i] >= w->head.n_components, DOD_E_RANGE);
-        bits[ids[i] / 64] |= 1ull << (ids[i] % 64);
+        dod__bit_set(bits, ids[i]);
     }
     return DOD_OK;
 }
@@ -32,7 +32,7 @@ dod_status dod_query_init(dod_query *q, const dod_world *w, const uint32_t *all,
             if ((has[k] & want[k]) != want[k] || (has[k] & avoid[k]) != 0)
                 match = 0;
         if (match)
-            q->archetypes[i / 64] |= 1ull << (i % 64);
+            dod__bit_set(q->archetypes, i);
     }
     q->tag = w->head.tag_hi;
     return DOD_OK;

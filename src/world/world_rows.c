@@ -4,11 +4,6 @@
 #include <dod/world_rows.h>
 #include "world_layout.h"
 
-static int rows_match(const dod_world_rows *r, uint32_t archetype)
-{
-    return (int)(r->matched[archetype / 64] >> (archetype % 64) & 1u);
-}
-
 dod_status dod_world_rows_init(dod_world_rows *r, const dod_world *w, const dod_query *q)
 {
     DOD__REFUSE_IF(!r || !w || !q, DOD_E_INVALID);
@@ -29,7 +24,7 @@ dod_status dod_world_rows_init(dod_world_rows *r, const dod_world *w, const dod_
     uint32_t holding = 0;
     int flat = 1;
     for (uint32_t i = 0; i < w->n_archetypes; ++i) {
-        if (!rows_match(r, i) || w->arch[i].n_rows == 0)
+        if (!dod__bit_test(r->matched, i) || w->arch[i].n_rows == 0)
             continue;
         if (holding < DOD_WORLD_ROWS_CACHED) {
             r->cached_first[holding] = (uint32_t)count;
@@ -109,7 +104,7 @@ static uint32_t archetype_of_row(const dod_world_rows *r, uint32_t row, uint32_t
         at = r->archetype_first;
     }
     for (;; ++i) {
-        if (!rows_match(r, i))
+        if (!dod__bit_test(r->matched, i))
             continue;
         uint32_t n = w->arch[i].n_rows;
         if (row - at < n)

@@ -278,7 +278,7 @@ static void stamp_writes(const dod_schedule *s, dod_world *w, uint32_t p)
             if (!system_matches(sys, k) || a->n_rows == 0)
                 continue;
             for (uint32_t col = 0; col < a->n_cols; ++col)
-                if (sys->writes[a->cols[col].comp / 64] >> (a->cols[col].comp % 64) & 1u)
+                if (dod__bit_test(sys->writes, (uint32_t)a->cols[col].comp))
                     dod__world_column_changed(w, a, col);
         }
     }

@@ -5,16 +5,6 @@
 #define KNOWN_FLAGS (DOD_SYSTEM_COMMANDS | DOD_SYSTEM_SEQUENTIAL | DOD_SYSTEM_NEW_PHASE)
 #define KNOWN_SCHEDULE_FLAGS DOD_SCHEDULE_PASS_PER_SYSTEM
 
-static int sched_has_bit(const uint64_t *bits, uint32_t id)
-{
-    return (int)(bits[id / 64] >> (id % 64) & 1u);
-}
-
-static void sched_set_bit(uint64_t *bits, uint32_t id)
-{
-    bits[id / 64] |= 1ull << (id % 64);
-}
-
 static int sched_overlap(const uint64_t *a, const uint64_t *b)
 {
     for (uint32_t k = 0; k < DOD__SCHED_WORDS; ++k)
@@ -28,7 +18,7 @@ static dod_status sched_bits_of(const dod_world *w, const uint32_t *ids, uint32_
 {
     for (uint32_t i = 0; i < n; ++i) {
         DOD__REFUSE_IF(ids[i] >= w->head.n_components, DOD_E_RANGE);
-        sched_set_bit(bits, ids[i]);
+        dod__bit_set(bits, ids[i]);
     }
     return DOD_OK;
 }
@@ -68,7 +58,7 @@ static dod_status take_system_desc(const dod_world *w, const dod_system_desc *d,
     if (st != DOD_OK)
         return st;
     for (uint32_t i = 0; i < d->n_writes; ++i)
-        DOD__REFUSE_IF(!sched_has_bit(all, d->writes[i]), DOD_E_INVALID); /* a write not in all */
+        DOD__REFUSE_IF(!dod__bit_test(all, d->writes[i]), DOD_E_INVALID); /* a write not in all */
     DOD__REFUSE_IF(sched_overlap(all, none), DOD_E_INVALID);
     /* Another task of the same system may be writing the row a lookup reads. */
     DOD__REFUSE_IF(sched_overlap(lookups, writes), DOD_E_INVALID);

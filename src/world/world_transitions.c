@@ -56,7 +56,7 @@ void dod__world_fill_transitions(dod_world *w)
 
 static int has(const dod__world_arch *a, uint32_t component)
 {
-    return (int)(a->comp_bits[component / 64] >> (component % 64) & 1u);
+    return dod__bit_test(a->comp_bits, component);
 }
 
 /* Add (want 1) or remove (want 0) `component`; refusals name `call`, the public function. */
