@@ -6587,6 +6587,19 @@ static inline uint32_t dod__world_rows_run(dod_world_rows *r, const uint32_t *it
     return end;
 }
 
+/* For a flat r (its cached archetypes of one block each): the address of the element of row
+ * number 0 in cached archetype k's column of `component`, plus `offset` bytes into the element;
+ * `stride` the component's size. An address only computed with: row number `row`'s element in
+ * that archetype is at this + row * stride. */
+static inline uintptr_t dod__world_rows_column_base(const dod_world_rows *r, uint32_t k,
+                                                    uint32_t component, size_t offset,
+                                                    size_t stride)
+{
+    const dod__world_place *p = r->world->arch[r->cached_archetype[k]].place;
+    uintptr_t at = (uintptr_t)(p->blocks[0] + p->fields[component].offset + offset);
+    return at - (uintptr_t)r->cached_first[k] * stride;
+}
+
 /* The size of `component` in w's archetypes (they all agree), 0 when none has it. */
 static inline size_t dod__world_component_size(const dod_world *w, uint32_t component)
 {
@@ -8937,17 +8950,8 @@ static void flat_column_of(const dod_world_rows *r, const dod_world *w,
                            const dod_world_gather_col *col, flat_column *out)
 {
     out->stride = dod__world_component_size(w, col->component);
-    for (uint32_t k = 0; k < r->n_cached; ++k) {
-        const dod__world_place *p = w->arch[r->cached_archetype[k]].place;
-        uintptr_t at = (uintptr_t)(p->blocks[0] + p->fields[col->component].offset + col->offset);
-        out->base[k] = at - (uintptr_t)r->cached_first[k] * out->stride;
-    }
-}
-
-static inline uint32_t flat_archetype(const dod_world_rows *r, uint32_t row)
-{
-    return r->n_cached <= 2 ? (uint32_t)(row >= r->cached_first[1])
-                            : dod__world_rows_archetype(r, row);
+    for (uint32_t k = 0; k < r->n_cached; ++k)
+        out->base[k] = dod__world_rows_column_base(r, k, col->component, col->offset, out->stride);
 }
 
 static inline const unsigned char *flat_elem(const flat_column *f, uint32_t k, uint32_t row)
@@ -8960,8 +8964,10 @@ static inline void flat_copy(unsigned char *restrict dst, const flat_column *f,
                              const dod_world_rows *r, const uint32_t *items, uint32_t n,
                              size_t size)
 {
-    for (uint32_t j = 0; j < n; ++j)
-        memcpy(dst + (size_t)j * size, flat_elem(f, flat_archetype(r, items[j]), items[j]), size);
+    for (uint32_t j = 0; j < n; ++j) {
+        uint32_t row = items[j];
+        memcpy(dst + (size_t)j * size, flat_elem(f, dod__world_rows_archetype(r, row), row), size);
+    }
 }
 
 /* Up to 4 columns of 4 bytes, each item's archetype counted once. */
@@ -8969,7 +8975,7 @@ static inline void flat_copy_u32(uint32_t n_cols, uint32_t *const d[4], const fl
                                  const dod_world_rows *r, const uint32_t *items, uint32_t n)
 {
     for (uint32_t j = 0; j < n; ++j) {
-        uint32_t row = items[j], k = flat_archetype(r, row);
+        uint32_t row = items[j], k = dod__world_rows_archetype(r, row);
         for (uint32_t c = 0; c < n_cols; ++c)
             d[c][j] = dod__load_u32(flat_elem(&f[c], k, row));
     }
@@ -10327,8 +10333,7 @@ void *dod__world_rows_flat_elem(dod_world_rows *r, uint32_t row, uint32_t compon
 {
     if (!r || component >= r->n_components || row >= r->count)
         return NULL;
-    uint32_t k = r->n_cached > 2 ? dod__world_rows_archetype(r, row)
-                                 : (uint32_t)(row >= r->cached_first[1]);
+    uint32_t k = dod__world_rows_archetype(r, row);
     const dod__world_place *p = r->world->arch[r->cached_archetype[k]].place;
     const dod__world_field *f = &p->fields[component];
     if (f->offset == 0)
@@ -10336,12 +10341,8 @@ void *dod__world_rows_flat_elem(dod_world_rows *r, uint32_t row, uint32_t compon
     /* Keep the component's columns for the inline path when every cached archetype has it. */
     uint32_t slot = component % DOD_WORLD_ROWS_COLUMNS, every = 1;
     for (uint32_t j = 0; j < r->n_cached; ++j) {
-        const dod__world_place *q = r->world->arch[r->cached_archetype[j]].place;
-        size_t offset = q->fields[component].offset;
-        /* the address r->cached_first[j] elements before the column: only computed with */
-        r->column[slot][j] =
-            (uintptr_t)(q->blocks[0] + offset) - (uintptr_t)r->cached_first[j] * f->size;
-        every &= offset != 0;
+        r->column[slot][j] = dod__world_rows_column_base(r, j, component, 0, f->size);
+        every &= r->world->arch[r->cached_archetype[j]].place->fields[component].offset != 0;
     }
     r->column_size[slot] = f->size;
     r->column_of[slot] = every ? component : UINT32_MAX;
@@ -10363,8 +10364,7 @@ static uint32_t block_of_row(const dod__world_arch *a, uint32_t k, uint32_t *blo
         ++b;
     if (b == m)
         b = m + (units - ((1ull << m) - 1)) / (1ull << m);
-    uint64_t first_unit = b <= m ? (1ull << b) - 1 : ((1ull << m) - 1) + ((b - m) << m);
-    *block_first = (uint32_t)(first_unit * a->rows0);
+    *block_first = (uint32_t)dod__world_rows_upto(a, b);
     return (uint32_t)b;
 }
 
@@ -10372,9 +10372,7 @@ static uint32_t block_of_row(const dod__world_arch *a, uint32_t k, uint32_t *blo
 static uint32_t archetype_of_row(const dod_world_rows *r, uint32_t row, uint32_t *first)
 {
     if (r->n_cached) {
-        uint32_t k = r->n_cached - 1;
-        while (r->cached_first[k] > row)
-            --k;
+        uint32_t k = dod__world_rows_archetype(r, row);
         *first = r->cached_first[k];
         return r->cached_archetype[k];
     }

@@ -93,15 +93,17 @@ DOD_API int dod__world_rows_seek(dod_world_rows *r, uint32_t row);
  * `component` (its columns kept where every cached archetype has it), then reads. */
 DOD_API void *dod__world_rows_flat_elem(dod_world_rows *r, uint32_t row, uint32_t component);
 
-/* Private: the cached archetype of a flat r holding row number `row` (< r->count): the number of
- * cached archetypes after the first whose rows start at or below it, found without a branch on
- * the row (a branch on row numbers read from an index mispredicts wherever an index row crosses
- * archetypes, and each mispredict there costs a memory latency). */
+/* Private: which of r's cached archetypes (r->n_cached > 0) holds row number `row` (< r->count):
+ * the number of cached archetypes after the first whose rows start at or below it (the starts
+ * past n_cached are UINT32_MAX), found without a branch on the row: a branch on row numbers
+ * read from an index mispredicts wherever an index row crosses archetypes, and each mispredict
+ * there costs a memory latency. The branches on n_cached go the same way for every row. */
 static inline uint32_t dod__world_rows_archetype(const dod_world_rows *r, uint32_t row)
 {
     const uint32_t *f = r->cached_first;
-    /* independent compares, no chain through memory: the first four starts, then the rest */
-    uint32_t k = (uint32_t)(row >= f[1]) + (uint32_t)(row >= f[2]) + (uint32_t)(row >= f[3]);
+    uint32_t k = (uint32_t)(row >= f[1]);
+    if (r->n_cached > 2) /* independent compares, no chain through memory */
+        k += (uint32_t)(row >= f[2]) + (uint32_t)(row >= f[3]);
     if (r->n_cached > 4)
         k += (uint32_t)(row >= f[4]) + (uint32_t)(row >= f[5]) + (uint32_t)(row >= f[6]) +
              (uint32_t)(row >= f[7]);
@@ -121,9 +123,7 @@ static inline void *dod__world_row_elem(dod_world_rows *r, uint32_t row, uint32_
 {
     uint32_t slot = component % DOD_WORLD_ROWS_COLUMNS;
     if (r->column_of[slot] == component && row < r->count) { /* flat, and every one has it */
-        uint32_t k = row >= r->cached_first[1]; /* UINT32_MAX past the cached archetypes */
-        if (r->n_cached > 2)
-            k = dod__world_rows_archetype(r, row);
+        uint32_t k = dod__world_rows_archetype(r, row);
         return (void *)(r->column[slot][k] + (uintptr_t)row * (size ? size : r->column_size[slot]));
     }
     if (r->flat)

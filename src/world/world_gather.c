@@ -178,17 +178,8 @@ static void flat_column_of(const dod_world_rows *r, const dod_world *w,
                            const dod_world_gather_col *col, flat_column *out)
 {
     out->stride = dod__world_component_size(w, col->component);
-    for (uint32_t k = 0; k < r->n_cached; ++k) {
-        const dod__world_place *p = w->arch[r->cached_archetype[k]].place;
-        uintptr_t at = (uintptr_t)(p->blocks[0] + p->fields[col->component].offset + col->offset);
-        out->base[k] = at - (uintptr_t)r->cached_first[k] * out->stride;
-    }
-}
-
-static inline uint32_t flat_archetype(const dod_world_rows *r, uint32_t row)
-{
-    return r->n_cached <= 2 ? (uint32_t)(row >= r->cached_first[1])
-                            : dod__world_rows_archetype(r, row);
+    for (uint32_t k = 0; k < r->n_cached; ++k)
+        out->base[k] = dod__world_rows_column_base(r, k, col->component, col->offset, out->stride);
 }
 
 static inline const unsigned char *flat_elem(const flat_column *f, uint32_t k, uint32_t row)
@@ -201,8 +192,10 @@ static inline void flat_copy(unsigned char *restrict dst, const flat_column *f,
                              const dod_world_rows *r, const uint32_t *items, uint32_t n,
                              size_t size)
 {
-    for (uint32_t j = 0; j < n; ++j)
-        memcpy(dst + (size_t)j * size, flat_elem(f, flat_archetype(r, items[j]), items[j]), size);
+    for (uint32_t j = 0; j < n; ++j) {
+        uint32_t row = items[j];
+        memcpy(dst + (size_t)j * size, flat_elem(f, dod__world_rows_archetype(r, row), row), size);
+    }
 }
 
 /* Up to 4 columns of 4 bytes, each item's archetype counted once. */
@@ -210,7 +203,7 @@ static inline void flat_copy_u32(uint32_t n_cols, uint32_t *const d[4], const fl
                                  const dod_world_rows *r, const uint32_t *items, uint32_t n)
 {
     for (uint32_t j = 0; j < n; ++j) {
-        uint32_t row = items[j], k = flat_archetype(r, row);
+        uint32_t row = items[j], k = dod__world_rows_archetype(r, row);
         for (uint32_t c = 0; c < n_cols; ++c)
             d[c][j] = dod__load_u32(flat_elem(&f[c], k, row));
     }

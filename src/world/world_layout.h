@@ -334,6 +334,19 @@ static inline uint32_t dod__world_rows_run(dod_world_rows *r, const uint32_t *it
     return end;
 }
 
+/* For a flat r (its cached archetypes of one block each): the address of the element of row
+ * number 0 in cached archetype k's column of `component`, plus `offset` bytes into the element;
+ * `stride` the component's size. An address only computed with: row number `row`'s element in
+ * that archetype is at this + row * stride. */
+static inline uintptr_t dod__world_rows_column_base(const dod_world_rows *r, uint32_t k,
+                                                    uint32_t component, size_t offset,
+                                                    size_t stride)
+{
+    const dod__world_place *p = r->world->arch[r->cached_archetype[k]].place;
+    uintptr_t at = (uintptr_t)(p->blocks[0] + p->fields[component].offset + offset);
+    return at - (uintptr_t)r->cached_first[k] * stride;
+}
+
 /* The size of `component` in w's archetypes (they all agree), 0 when none has it. */
 static inline size_t dod__world_component_size(const dod_world *w, uint32_t component)
 {

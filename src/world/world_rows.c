@@ -44,8 +44,7 @@ void *dod__world_rows_flat_elem(dod_world_rows *r, uint32_t row, uint32_t compon
 {
     if (!r || component >= r->n_components || row >= r->count)
         return NULL;
-    uint32_t k = r->n_cached > 2 ? dod__world_rows_archetype(r, row)
-                                 : (uint32_t)(row >= r->cached_first[1]);
+    uint32_t k = dod__world_rows_archetype(r, row);
     const dod__world_place *p = r->world->arch[r->cached_archetype[k]].place;
     const dod__world_field *f = &p->fields[component];
     if (f->offset == 0)
@@ -53,12 +52,8 @@ void *dod__world_rows_flat_elem(dod_world_rows *r, uint32_t row, uint32_t compon
     /* Keep the component's columns for the inline path when every cached archetype has it. */
     uint32_t slot = component % DOD_WORLD_ROWS_COLUMNS, every = 1;
     for (uint32_t j = 0; j < r->n_cached; ++j) {
-        const dod__world_place *q = r->world->arch[r->cached_archetype[j]].place;
-        size_t offset = q->fields[component].offset;
-        /* the address r->cached_first[j] elements before the column: only computed with */
-        r->column[slot][j] =
-            (uintptr_t)(q->blocks[0] + offset) - (uintptr_t)r->cached_first[j] * f->size;
-        every &= offset != 0;
+        r->column[slot][j] = dod__world_rows_column_base(r, j, component, 0, f->size);
+        every &= r->world->arch[r->cached_archetype[j]].place->fields[component].offset != 0;
     }
     r->column_size[slot] = f->size;
     r->column_of[slot] = every ? component : UINT32_MAX;
@@ -80,8 +75,7 @@ static uint32_t block_of_row(const dod__world_arch *a, uint32_t k, uint32_t *blo
         ++b;
     if (b == m)
         b = m + (units - ((1ull << m) - 1)) / (1ull << m);
-    uint64_t first_unit = b <= m ? (1ull << b) - 1 : ((1ull << m) - 1) + ((b - m) << m);
-    *block_first = (uint32_t)(first_unit * a->rows0);
+    *block_first = (uint32_t)dod__world_rows_upto(a, b);
     return (uint32_t)b;
 }
 
@@ -89,9 +83,7 @@ static uint32_t block_of_row(const dod__world_arch *a, uint32_t k, uint32_t *blo
 static uint32_t archetype_of_row(const dod_world_rows *r, uint32_t row, uint32_t *first)
 {
     if (r->n_cached) {
-        uint32_t k = r->n_cached - 1;
-        while (r->cached_first[k] > row)
-            --k;
+        uint32_t k = dod__world_rows_archetype(r, row);
         *first = r->cached_first[k];
         return r->cached_archetype[k];
     }
