@@ -48,84 +48,72 @@ static const char *const phase_name[N_PHASES] = { "update", "copy", "rebuild", "
 typedef struct tick_bench {
     world world;
     world_ring ring;
-    dod_graph_scratch scratch; /* the path job's */
-    float *strength, *morale;  /* the AI job's */
+    const world_frame *held; /* the frame the jobs read */
+    tick_form form;
 } tick_bench;
 
-/* The main thread's share of tick t, each phase timed into ms[] (world_fill_frame's steps,
- * taken one by one to time them). */
-static int timed_tick(tick_bench *b, uint64_t t, double *ms)
+/* The table's tick as tick_form_timed takes it: world_fill_frame's steps, one by one. */
+static int step_update(void *self, uint64_t t)
 {
-    double t0 = bench_now_ms();
-    world_march(&b->world, t, 16);
-    double t1 = bench_now_ms();
-    dod_frame next = { 0 };
-    if (dod_frames_begin(b->ring.frames, &next) != DOD_OK)
-        return 0;
-    world_frame *f = (world_frame *)next.data;
-    int ok = dod_table_copy(&f->regiments, &b->world.regiments) == DOD_OK;
-    double t2 = bench_now_ms();
-    ok = ok && world_build_indexes(&b->world, f) == DOD_OK;
-    f->tick = next.seq;
-    double t3 = bench_now_ms();
-    if (ok)
-        ok = dod_frames_publish(b->ring.frames, &next) == DOD_OK;
-    else
-        dod_frames_cancel(b->ring.frames, &next);
-    double t4 = bench_now_ms();
-    ms[PH_UPDATE] = t1 - t0;
-    ms[PH_COPY] = t2 - t1;
-    ms[PH_REBUILD] = t3 - t2;
-    ms[PH_PUBLISH] = (t4 - t3) * 1e3;
+    world_march(&((tick_bench *)self)->world, t, 16);
+    return 1;
+}
+
+static int step_copy(void *self, dod_frame *next)
+{
+    tick_bench *b = (tick_bench *)self;
+    return dod_table_copy(&((world_frame *)next->data)->regiments, &b->world.regiments) == DOD_OK;
+}
+
+static int step_build(void *self, dod_frame *next, uint64_t t)
+{
+    tick_bench *b = (tick_bench *)self;
+    world_frame *f = (world_frame *)next->data;
+    (void)t; /* the table's frames count their publishes */
+    int ok = world_build_indexes(&b->world, f) == DOD_OK;
+    f->tick = next->seq;
     return ok;
 }
 
-/* The workers' jobs on the latest frame, one after another, each timed into ms[]. */
-static int timed_jobs(tick_bench *b, double *ms)
+static uint64_t step_open(void *self, const dod_frame *held)
 {
-    dod_frame held = { 0 };
-    if (dod_frames_acquire(b->ring.frames, &held) != DOD_OK)
-        return 0;
-    const world_frame *f = (const world_frame *)held.data;
-    double t0 = bench_now_ms();
-    int ok = world_army_report(f, b->strength, b->morale) == DOD_OK;
-    double t1 = bench_now_ms();
-    for (uint32_t k = 0; k < ROUTES; ++k) {
-        map_march order = world_order_march(&b->world, f, f->tick * ROUTES + k);
-        dod_graph_route route;
-        ok &= map_route(&order, &b->scratch, &route) == DOD_OK;
-    }
-    double t2 = bench_now_ms();
-    float health;
-    for (uint32_t k = 0; k < MUSTERS; ++k) {
-        uint64_t cell = strategy_dice(f->tick * MUSTERS + k) % world_cells(&b->world);
-        bench_sink += world_muster(f, (uint32_t)cell, &health);
-    }
-    double t3 = bench_now_ms();
-    ms[PH_AI] = t1 - t0;
-    ms[PH_PATH] = t2 - t1;
-    ms[PH_UI] = t3 - t2;
-    return (dod_frames_release(b->ring.frames, &held) == DOD_OK) & ok;
+    tick_bench *b = (tick_bench *)self;
+    b->held = (const world_frame *)held->data;
+    return b->held->tick;
 }
+
+static int step_report(void *self, float *strength, float *morale)
+{
+    return world_army_report(((tick_bench *)self)->held, strength, morale) == DOD_OK;
+}
+
+static map_march step_order(void *self, uint64_t seed)
+{
+    tick_bench *b = (tick_bench *)self;
+    return world_order_march(&b->world, b->held, seed);
+}
+
+static uint32_t step_muster(void *self, uint32_t cell, float *hp)
+{
+    return world_muster(((tick_bench *)self)->held, cell, hp);
+}
+
+static const tick_steps table_steps = { step_update, step_copy,  step_build, step_open,
+                                        step_report, step_order, step_muster };
 
 static void tick_bench_free(tick_bench *b)
 {
-    dod_graph_scratch_free(&b->scratch);
-    free(b->strength);
-    free(b->morale);
+    tick_form_free(&b->form);
     world_ring_destroy(&b->ring);
     world_destroy(&b->world);
 }
 
 static int tick_bench_init(tick_bench *b, const world_size *size)
 {
-    dod_graph_scratch_init(&b->scratch, NULL);
-    int ok = world_create(&b->world, *size, POOL_THREADS) == DOD_OK &&
-             world_ring_create(&b->ring, &b->world, 3) == DOD_OK;
-    b->strength = (float *)malloc(size->armies * sizeof(float));
-    b->morale = (float *)malloc(size->armies * sizeof(float));
-    return ok && b->strength && b->morale &&
-           dod_graph_scratch_reserve(&b->scratch, world_cells(&b->world)) == DOD_OK;
+    return world_create(&b->world, *size, POOL_THREADS) == DOD_OK &&
+           world_ring_create(&b->ring, &b->world, 3) == DOD_OK &&
+           tick_form_init(&b->form, &table_steps, b, b->ring.frames, world_cells(&b->world),
+                          size->armies);
 }
 
 /* One row of the table: min and median over the ticks of each form (v[form][tick], sorted
@@ -213,7 +201,7 @@ static int timed_form(int k, tick_bench *table, plain_tick_bench *plain, world_t
                       uint64_t t, double *ms)
 {
     switch (k) {
-    case TABLE: return timed_tick(table, t, ms) && timed_jobs(table, ms);
+    case TABLE: return tick_form_timed(&table->form, t, ms);
     case PLAIN: return plain_tick_timed(plain, t, ms);
     default: return world_tick_timed(w, t, ms);
     }

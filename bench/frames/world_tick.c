@@ -1,6 +1,7 @@
 /* bench_frames, the strategy tick on the world (examples/world_tick.h), phase by phase: the
  * systems on the schedule, the copy of the world into the frame, the two index builds, the
- * publish; then the workers' jobs on the frame just published, as the table's tick runs them. */
+ * publish; then the workers' jobs on the frame just published, as the table's tick runs them.
+ * The steps of campaign_publish, one by one, for tick_form_timed. */
 #include <stdlib.h>
 #include "bench.h"
 #include "frames_bench.h"
@@ -9,19 +10,66 @@
 struct world_tick_bench {
     campaign game;
     campaign_ring ring;
-    dod_graph_scratch scratch; /* the path job's */
-    army_fields fields;        /* the AI job's */
-    float *strength, *morale;
+    campaign_frame held; /* the frame the jobs read */
+    army_fields fields;  /* the AI job's */
+    tick_form form;
 };
+
+static int step_update(void *self, uint64_t t)
+{
+    world_tick_bench *b = (world_tick_bench *)self;
+    return campaign_run(&b->game, t) == DOD_OK;
+}
+
+static int step_copy(void *self, dod_frame *next)
+{
+    world_tick_bench *b = (world_tick_bench *)self;
+    return campaign_copy(&b->game, dod_frame_world(next)) == DOD_OK;
+}
+
+static int step_build(void *self, dod_frame *next, uint64_t t)
+{
+    world_tick_bench *b = (world_tick_bench *)self;
+    campaign_slot *x = &b->ring.slot[next->slot];
+    int ok = campaign_build_indexes(&b->game, dod_frame_world(next), x) == DOD_OK;
+    x->tick = t;
+    return ok;
+}
+
+static uint64_t step_open(void *self, const dod_frame *held)
+{
+    world_tick_bench *b = (world_tick_bench *)self;
+    b->held = campaign_frame_of(&b->game, &b->ring, held);
+    return b->held.tick;
+}
+
+static int step_report(void *self, float *strength, float *morale)
+{
+    world_tick_bench *b = (world_tick_bench *)self;
+    return campaign_army_report(&b->held, &b->fields, strength, morale) == DOD_OK;
+}
+
+static map_march step_order(void *self, uint64_t seed)
+{
+    world_tick_bench *b = (world_tick_bench *)self;
+    return campaign_order_march(&b->game, &b->held, seed);
+}
+
+static uint32_t step_muster(void *self, uint32_t cell, float *hp)
+{
+    world_tick_bench *b = (world_tick_bench *)self;
+    return campaign_muster_at(&b->held, cell, hp);
+}
+
+static const tick_steps world_steps = { step_update, step_copy,  step_build, step_open,
+                                        step_report, step_order, step_muster };
 
 void world_tick_bench_destroy(world_tick_bench *b)
 {
     if (!b)
         return;
-    dod_graph_scratch_free(&b->scratch);
+    tick_form_free(&b->form);
     army_fields_free(&b->fields);
-    free(b->strength);
-    free(b->morale);
     campaign_ring_destroy(&b->ring);
     campaign_destroy(&b->game);
     free(b);
@@ -32,14 +80,11 @@ world_tick_bench *world_tick_bench_create(uint32_t side)
     world_tick_bench *b = (world_tick_bench *)calloc(1, sizeof *b);
     if (!b)
         return NULL;
-    dod_graph_scratch_init(&b->scratch, NULL);
     int ok = campaign_create(&b->game, side, side, 6 * side * side, side, POOL_THREADS) == DOD_OK &&
-             campaign_ring_create(&b->ring, &b->game, 3) == DOD_OK;
-    b->strength = (float *)malloc(side * sizeof(float));
-    b->morale = (float *)malloc(side * sizeof(float));
-    ok = ok && b->strength && b->morale &&
-         army_fields_reserve(&b->fields, b->game.regiments) == DOD_OK &&
-         dod_graph_scratch_reserve(&b->scratch, map_cells(&b->game.map)) == DOD_OK;
+             campaign_ring_create(&b->ring, &b->game, 3) == DOD_OK &&
+             army_fields_reserve(&b->fields, b->game.regiments) == DOD_OK &&
+             tick_form_init(&b->form, &world_steps, b, b->ring.frames, map_cells(&b->game.map),
+                            side);
     if (!ok) {
         world_tick_bench_destroy(b);
         return NULL;
@@ -47,65 +92,9 @@ world_tick_bench *world_tick_bench_create(uint32_t side)
     return b;
 }
 
-/* The main thread's share of tick t (campaign_run, then campaign_publish's steps one by one to
- * time them). */
-static int timed_main(world_tick_bench *b, uint64_t t, double *ms)
-{
-    double t0 = bench_now_ms();
-    int ok = campaign_run(&b->game, t) == DOD_OK;
-    double t1 = bench_now_ms();
-    dod_frame next = { 0 };
-    if (!ok || dod_frames_begin(b->ring.frames, &next) != DOD_OK)
-        return 0;
-    campaign_slot *x = &b->ring.slot[next.slot];
-    ok = campaign_copy(&b->game, dod_frame_world(&next)) == DOD_OK;
-    double t2 = bench_now_ms();
-    ok = ok && campaign_build_indexes(&b->game, dod_frame_world(&next), x) == DOD_OK;
-    x->tick = t;
-    double t3 = bench_now_ms();
-    if (ok)
-        ok = dod_frames_publish(b->ring.frames, &next) == DOD_OK;
-    else
-        dod_frames_cancel(b->ring.frames, &next);
-    double t4 = bench_now_ms();
-    ms[PH_UPDATE] = t1 - t0;
-    ms[PH_COPY] = t2 - t1;
-    ms[PH_REBUILD] = t3 - t2;
-    ms[PH_PUBLISH] = (t4 - t3) * 1e3;
-    return ok;
-}
-
-/* The workers' jobs on the latest frame, one after another. */
-static int timed_jobs(world_tick_bench *b, double *ms)
-{
-    dod_frame held = { 0 };
-    if (dod_frames_acquire(b->ring.frames, &held) != DOD_OK)
-        return 0;
-    campaign_frame f = campaign_frame_of(&b->game, &b->ring, &held);
-    double t0 = bench_now_ms();
-    int ok = campaign_army_report(&f, &b->fields, b->strength, b->morale) == DOD_OK;
-    double t1 = bench_now_ms();
-    for (uint32_t k = 0; k < ROUTES; ++k) {
-        map_march order = campaign_order_march(&b->game, &f, f.tick * ROUTES + k);
-        dod_graph_route route;
-        ok &= map_route(&order, &b->scratch, &route) == DOD_OK;
-    }
-    double t2 = bench_now_ms();
-    float hp;
-    for (uint32_t k = 0; k < MUSTERS; ++k) {
-        uint64_t cell = strategy_dice(f.tick * MUSTERS + k) % map_cells(&b->game.map);
-        bench_sink += campaign_muster_at(&f, (uint32_t)cell, &hp);
-    }
-    double t3 = bench_now_ms();
-    ms[PH_AI] = t1 - t0;
-    ms[PH_PATH] = t2 - t1;
-    ms[PH_UI] = t3 - t2;
-    return (dod_frames_release(b->ring.frames, &held) == DOD_OK) & ok;
-}
-
 int world_tick_timed(world_tick_bench *b, uint64_t t, double *ms)
 {
-    return timed_main(b, t, ms) && timed_jobs(b, ms);
+    return tick_form_timed(&b->form, t, ms);
 }
 
 uint32_t world_tick_routed(const world_tick_bench *b)
