@@ -279,10 +279,38 @@ static void check_case(const ix_case *c)
                "query_random: totals differ");
 }
 
-static const struct {
+/* A variant's name in the output: what it does, on which side, on how many threads. */
+typedef struct variant_name {
     const char *op, *side;
     int threads;
-} names[N_VARIANTS] = {
+} variant_name;
+
+#define MAX_VARIANTS 16 /* the most variants a case has */
+_Static_assert(N_VARIANTS <= MAX_VARIANTS, "report_pairs holds every variant");
+
+/* Emit n variants that come in pairs, plain then world (ns per item: per[v] items each, size
+ * the case's), print each pair's world / plain ratio of the mins and of the medians, and keep
+ * the ratio of the mins of pair v / 2 in r_min[v / 2]. */
+static void report_pairs(const variant_name *name, int n, const char *kind, const char *dist,
+                         uint32_t size, const double *per, double t[][WB_MAX_PASSES], int passes,
+                         double *r_min)
+{
+    double mins[MAX_VARIANTS], meds[MAX_VARIANTS];
+    for (int v = 0; v < n; ++v) {
+        char variant[64];
+        snprintf(variant, sizeof variant, "%s-%s-%s-t%d", kind, dist, name[v].side,
+                 name[v].threads);
+        mins[v] = wb_emit(name[v].op, variant, size, per[v], t[v], passes);
+        meds[v] = bench_median(t[v], passes);
+    }
+    for (int v = 0; v < n; v += 2) {
+        r_min[v / 2] = mins[v + 1] / mins[v];
+        printf("  %-20s t%d  world / plain  min %.3f  median %.3f\n", name[v].op,
+               name[v].threads, r_min[v / 2], meds[v + 1] / meds[v]);
+    }
+}
+
+static const variant_name names[N_VARIANTS] = {
     { "index", "plain", 1 },  { "index", "world", 1 },  { "index", "plain", 2 },
     { "index", "world", 2 },  { "gather", "plain", 1 }, { "gather", "world", 1 },
     { "gather", "plain", 2 }, { "gather", "world", 2 }, { "query", "plain", 1 },
@@ -295,20 +323,13 @@ static const struct {
  * and the medians, and the targets. */
 static void report(const char *kind, const char *dist, double t[][WB_MAX_PASSES], int passes)
 {
-    double mins[N_VARIANTS], meds[N_VARIANTS];
-    for (int v = 0; v < N_VARIANTS; ++v) {
-        char variant[64];
-        snprintf(variant, sizeof variant, "%s-%s-%s-t%d", kind, dist, names[v].side,
-                 names[v].threads);
-        mins[v] = wb_emit(names[v].op, variant, IX_ITEMS, IX_ITEMS, t[v], passes);
-        meds[v] = bench_median(t[v], passes);
-    }
+    double per[N_VARIANTS], r_min[N_VARIANTS / 2];
+    for (int v = 0; v < N_VARIANTS; ++v)
+        per[v] = IX_ITEMS;
+    report_pairs(names, N_VARIANTS, kind, dist, IX_ITEMS, per, t, passes, r_min);
     for (int v = 0; v < N_VARIANTS; v += 2) {
-        double r_min = mins[v + 1] / mins[v], r_med = meds[v + 1] / meds[v];
-        printf("  %-20s t%d  world / plain  min %.3f  median %.3f\n", names[v].op,
-               names[v].threads, r_min, r_med);
         if (v <= V_INDEX_PLAIN_T2 || v == V_RANDOM_PLAIN)
-            bench_target("x", r_min, BENCH_AT_MOST, v == V_RANDOM_PLAIN ? 1.3 : 1.2,
+            bench_target("x", r_min[v / 2], BENCH_AT_MOST, v == V_RANDOM_PLAIN ? 1.3 : 1.2,
                          "%s %s %s t%d world / plain (min), %u items", names[v].op, kind, dist,
                          names[v].threads, (unsigned)IX_ITEMS);
     }
@@ -620,10 +641,8 @@ static void check_rows_case(const rows_case *c)
                "read_random: totals differ");
 }
 
-static const struct {
-    const char *op, *side;
-    int threads;
-} row_names[N_ROW_VARIANTS] = {
+_Static_assert(N_ROW_VARIANTS <= MAX_VARIANTS, "report_pairs holds every variant");
+static const variant_name row_names[N_ROW_VARIANTS] = {
     { "index_rows", "plain", 1 },  { "index_rows", "world", 1 },  { "index_rows", "plain", 2 },
     { "index_rows", "world", 2 },  { "gather_rows", "plain", 1 }, { "gather_rows", "world", 1 },
     { "read_rows", "plain", 1 },   { "read_rows", "world", 1 },   { "read_random", "plain", 1 },
@@ -646,21 +665,13 @@ static void report_rows(const rows_case *c, const char *kind, const char *dist,
 {
     const rows_data *d = c->data;
     uint32_t random_items = picked_items(&c->csr[PLAIN][0], d);
-    double mins[N_ROW_VARIANTS], meds[N_ROW_VARIANTS];
-    for (int v = 0; v < N_ROW_VARIANTS; ++v) {
-        char variant[64];
-        snprintf(variant, sizeof variant, "%s-%s-%s-t%d", kind, dist, row_names[v].side,
-                 row_names[v].threads);
-        double per = (double)(v >= R_RANDOM_PLAIN ? random_items : d->n);
-        mins[v] = wb_emit(row_names[v].op, variant, d->n, per, t[v], passes);
-        meds[v] = bench_median(t[v], passes);
-    }
+    double per[N_ROW_VARIANTS], r_min[N_ROW_VARIANTS / 2];
+    for (int v = 0; v < N_ROW_VARIANTS; ++v)
+        per[v] = (double)(v >= R_RANDOM_PLAIN ? random_items : d->n);
+    report_pairs(row_names, N_ROW_VARIANTS, kind, dist, d->n, per, t, passes, r_min);
     for (int v = 0; v < N_ROW_VARIANTS; v += 2) {
-        double r_min = mins[v + 1] / mins[v], r_med = meds[v + 1] / meds[v];
-        printf("  %-20s t%d  world / plain  min %.3f  median %.3f\n", row_names[v].op,
-               row_names[v].threads, r_min, r_med);
         if (targets)
-            bench_target("x", r_min, BENCH_AT_MOST, 1.1,
+            bench_target("x", r_min[v / 2], BENCH_AT_MOST, 1.1,
                          "%s %s %s t%d world / plain (min), %u items", row_names[v].op, kind,
                          dist, row_names[v].threads, (unsigned)d->n);
     }
