@@ -161,7 +161,7 @@ static void run(const size *z, uint32_t threads)
     CHECK(ok);
     ok = ok && same_rows(g.live, &p.marching, &p.routed);
     CHECK(ok); /* mustered alike */
-    long routs = 0, falls = 0;
+    uint32_t routs = 0, falls = 0;
     for (uint64_t t = 1; ok && t <= TICKS; ++t) {
         CHECK_OK(campaign_run(&g, t));
         CHECK_OK(plain_run(&p, t));
@@ -185,7 +185,7 @@ static void run(const size *z, uint32_t threads)
     CHECK(falls > 0);
     CHECK(reused > 0);
     if (threads == 0)
-        printf("test_plain_tick: %u x %u, %u regiments, %d ticks: %ld routs, %ld fell and were "
+        printf("test_plain_tick: %u x %u, %u regiments, %d ticks: %u routs, %u fell and were "
                "replaced, %u now routed\n", z->width, z->height, z->regiments, TICKS, routs,
                falls, p.routed.n);
     plain_ring_destroy(&pr);
