@@ -18,9 +18,9 @@ typedef struct chart_list {
  * said so in one line, when gnuplot or its pngcairo terminal is missing). */
 void charts_draw(const char *results_dir, chart_list *out);
 
-/* Prints the summary (every target with its verdict, then every suite with its exit status,
- * time and load average) and writes it to summary.md in the results folder. Returns the
- * number of suites that did not exit 0. */
+/* Prints the summary (the targets missed, then every target with its verdict, then every
+ * suite with its exit status, time and load average) and writes it to summary.md in the
+ * results folder. Returns the number of suites that did not exit 0. */
 int summary_report(const char *results_dir, const chart_list *charts);
 
 /* paths.c: results_dir/name into out. */

@@ -1,6 +1,7 @@
-/* The summary make bench ends on: every target (bench_target's records in targets.jsonl) with
- * its verdict, then every suite with its exit status, time and load average; the same as
- * Markdown in summary.md, with the machine, the compiler and the charts. */
+/* The summary make bench ends on: the targets missed, in a short table of their own, then every
+ * target (bench_target's records in targets.jsonl) with its verdict, then every suite with its
+ * exit status, time and load average; the same as Markdown in summary.md, with the machine,
+ * the compiler and the charts. */
 #include "bench.h"
 #include "jsonl.h"
 #include "machine.h"
@@ -76,38 +77,50 @@ static void suite_counts(const jl_file *f, const char *program, int *pass, int *
     }
 }
 
-static int name_width(const jl_file *f)
+/* A target shown in a table: every target, or only the misses. */
+static int shown(const jl_record *r, int misses_only)
+{
+    return is_target(r) && !(misses_only && passed(r));
+}
+
+static int name_width(const jl_file *f, int misses_only)
 {
     int w = 6;
     for (int i = 0; i < f->n; ++i)
-        if (is_target(&f->r[i])) {
+        if (shown(&f->r[i], misses_only)) {
             int n = (int)strlen(jl_str(&f->r[i], "target"));
             w = n > w ? n : w;
         }
     return w;
 }
 
-/* One line per target: verdict, suite, name, measured, bound; a Markdown row when md. */
-static void targets_table(FILE *out, const jl_file *f, int md)
+/* One line per target: verdict (not in the table of the misses alone), suite, name, measured,
+ * bound; a Markdown row when md. */
+static void targets_table(FILE *out, const jl_file *f, int md, int misses_only)
 {
     char measured[64], bound[64];
-    int w = name_width(f);
+    const char *verdict = misses_only ? "" : md ? "| verdict " : "verdict ";
+    int w = name_width(f, misses_only);
     if (md)
-        fprintf(out, "| verdict | suite | target | measured | bound |\n|---|---|---|---:|---|\n");
+        fprintf(out, "%s| suite | target | measured | bound |\n%s|---|---|---:|---|\n", verdict,
+                misses_only ? "" : "|---");
     else
-        fprintf(out, "%-7s %-10s %-*s  %12s  %s\n", "verdict", "suite", w, "target", "measured",
+        fprintf(out, "%s%-10s %-*s  %12s  %s\n", verdict, "suite", w, "target", "measured",
                 "bound");
     for (int i = 0; i < f->n; ++i) {
         const jl_record *r = &f->r[i];
-        if (!is_target(r))
+        if (!shown(r, misses_only))
             continue;
         figures(r, measured, bound);
+        if (!misses_only)
+            fprintf(out, md ? "| %s " : "%-7s ",
+                    passed(r) ? "PASS" : md ? "**MISS**" : "MISS");
         if (md)
-            fprintf(out, "| %s | %s | %s | %s | %s |\n", passed(r) ? "PASS" : "**MISS**",
-                    str_or(r, "suite", "?"), jl_str(r, "target"), measured, bound);
+            fprintf(out, "| %s | %s | %s | %s |\n", str_or(r, "suite", "?"), jl_str(r, "target"),
+                    measured, bound);
         else
-            fprintf(out, "%-7s %-10s %-*s  %12s  %s\n", passed(r) ? "PASS" : "MISS",
-                    str_or(r, "suite", "?"), w, jl_str(r, "target"), measured, bound);
+            fprintf(out, "%-10s %-*s  %12s  %s\n", str_or(r, "suite", "?"), w,
+                    jl_str(r, "target"), measured, bound);
     }
 }
 
@@ -119,7 +132,7 @@ static void suites_table(FILE *out, const jl_file *f, int md)
         fprintf(out, "| program | exit | time | PASS | MISS | load at start | load at end |\n"
                      "|---|---:|---:|---:|---:|---|---|\n");
     else
-        fprintf(out, "%-17s %-6s %8s %5s %5s  %s\n", "suite", "exit", "time", "PASS", "MISS",
+        fprintf(out, "%-18s %-6s %8s %5s %5s  %s\n", "suite", "exit", "time", "PASS", "MISS",
                 "load average (1, 5, 15 min) at start -> end");
     for (int i = 0; i < f->n; ++i) {
         const jl_record *r = &f->r[i];
@@ -134,7 +147,7 @@ static void suites_table(FILE *out, const jl_file *f, int md)
             fprintf(out, "| %s | %s | %.1f s | %d | %d | %s | %s |\n", program, status,
                     jl_num(r, "seconds"), pass, miss, start, end);
         else
-            fprintf(out, "%-17s %-6s %6.1f s %5d %5d  %s -> %s\n", program, status,
+            fprintf(out, "%-18s %-6s %6.1f s %5d %5d  %s -> %s\n", program, status,
                     jl_num(r, "seconds"), pass, miss, start, end);
     }
 }
@@ -144,15 +157,32 @@ static const char *run_field(const tally *t, const char *key)
     return t->run ? str_or(t->run, key, "n/a") : "n/a";
 }
 
+/* The misses alone, before every target: a line that says there are none, or their table
+ * followed by an empty line. */
+static void misses(FILE *out, const jl_file *f, const tally *t, int md)
+{
+    int n = t->targets - t->passed;
+    if (n == 0) {
+        fprintf(out, "No MISS: every one of the %d targets met its bound.\n\n", t->targets);
+        return;
+    }
+    fprintf(out, "%d MISS of %d targets:\n%s", n, t->targets, md ? "\n" : "");
+    targets_table(out, f, md, 1);
+    fprintf(out, "\n");
+}
+
 static void print_terminal(const jl_file *f, const tally *t, const machine *m,
                            const char *summary_md)
 {
     printf("\n== summary: %s run of %s; %s, %ld cores; %s\n", run_field(t, "run"),
            run_field(t, "date"), m->cpu, m->cores, m->compiler);
-    targets_table(stdout, f, 0);
+    misses(stdout, f, t, 0);
+    printf("Every target:\n");
+    targets_table(stdout, f, 0, 0);
     printf("\n");
     suites_table(stdout, f, 0);
-    printf("\n%d targets: %d PASS, %d MISS; ", t->targets, t->passed, t->targets - t->passed);
+    printf("\n%d targets: %d PASS, %d MISS%s; ", t->targets, t->passed, t->targets - t->passed,
+           t->targets > t->passed ? " (alone in the first table)" : "");
     if (t->failed_suites)
         printf("%d of %d suites FAILED (a wrong result or a crash: see above).\n",
                t->failed_suites, t->suites);
@@ -179,10 +209,12 @@ static void write_markdown(FILE *md, const jl_file *f, const tally *t, const mac
                 "figures. Every suite runs baseline and contenders alternately in one process, "
                 "so the ratios hold better than the absolute times. A MISS is a timing bound "
                 "this run did not meet; the figures behind every target are in "
-                "`bench/results/*.jsonl`.\n\n## Suites\n\n");
+                "`bench/results/*.jsonl`.\n\n## Misses\n\n");
+    misses(md, f, t, 1);
+    fprintf(md, "## Suites\n\n");
     suites_table(md, f, 1);
     fprintf(md, "\n## Targets\n\n");
-    targets_table(md, f, 1);
+    targets_table(md, f, 1, 0);
     fprintf(md, "\n## Charts\n\n");
     if (charts->skipped[0])
         fprintf(md, "None: %s.\n", charts->skipped);

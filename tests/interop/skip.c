@@ -1,4 +1,5 @@
-/* Stands in for an interop test whose consumer is missing: says why, exits 77 (ctest: skipped). */
+/* Stands in for an optional test whose tool is missing (dod_skipped_test, tests/CMakeLists.txt):
+ * prints "<name> skipped: <why>", exits 77 (ctest: skipped). */
 #include <stdio.h>
 
 int main(int argc, char **argv)
