@@ -42,14 +42,17 @@
  * they are written in (__func__): the public call, when the check sits in it. A static helper
  * that checks the arguments of one public call names that call instead, with
  * DOD__FAIL_IN("dod_x_y", status, "what") and DOD__REFUSE_IF_IN("dod_x_y", cond, status).
- * In a release build (DOD_DEBUG 0) all four are the bare status. */
-#if DOD_DEBUG
+ * In a release build (DOD_DEBUG 0) all four are the bare status. DOD__REPORT_IN is
+ * DOD__FAIL_IN in every build: for the few refusals a program may meet only in release, whose
+ * reason it cannot learn otherwise (a copy between worlds of different declarations). */
 void dod__refused(dod_status status, const char *file, int line, const char *call,
                   const char *condition);
 /* The status is the expression's value itself (not the hook's return), so static analysers
  * and the optimiser see which status a path returns. `status` is always a constant. */
-#  define DOD__FAIL_IN(call, status, what)                                                     \
-      (dod__refused((status), __FILE__, __LINE__, (call), (what)), (status))
+#define DOD__REPORT_IN(call, status, what)                                                     \
+    (dod__refused((status), __FILE__, __LINE__, (call), (what)), (status))
+#if DOD_DEBUG
+#  define DOD__FAIL_IN(call, status, what) DOD__REPORT_IN(call, status, what)
 #else
 #  define DOD__FAIL_IN(call, status, what) (status)
 #endif
@@ -424,9 +427,9 @@ void dod_set_error_hook(dod_error_hook hook, void *ctx)
     error_hook.ctx = ctx;
 }
 
-#if DOD_DEBUG
 /* The hook's text is "call: condition"; the precisions bound each part so the
- * text always fits (and gcc's -Wformat-truncation can prove it). */
+ * text always fits (and gcc's -Wformat-truncation can prove it). A release build calls it
+ * through DOD__REPORT_IN only. */
 void dod__refused(dod_status status, const char *file, int line, const char *call,
                   const char *condition)
 {
@@ -436,7 +439,6 @@ void dod__refused(dod_status status, const char *file, int line, const char *cal
     (void)snprintf(text, sizeof text, "%.63s: %.189s", call, condition);
     error_hook.hook(error_hook.ctx, status, file, line, text);
 }
-#endif
 
 static void *heap_alloc(void *ctx, size_t size, size_t align)
 {
@@ -6347,6 +6349,8 @@ struct dod_world {
                               the component takes an entity of the archetype (the archetype
                               itself: no single declared one); same allocation */
     uint64_t declaration; /* dod__world_declaration_of(the desc) */
+    uint32_t flags;       /* the desc's: DOD_WORLD_PREFAULT (dod_world_reserve touches what it
+                             allocates) */
     int keep_blocks;      /* set while a command buffer applies: a row removal frees no block
                              (world_cmds_apply.c frees them once at the end) */
     /* Change versions (world_copy.c reads them): version counts the changes the world has
@@ -6539,30 +6543,19 @@ static inline uint64_t dod__world_declaration(const dod_world *w)
     return w->declaration;
 }
 
-/* 1 when a and b were created from the same declaration: the fingerprint and, field by field
- * (so two declarations whose fingerprints collide are still told apart), every component's
- * size, alignment and name hash, and every archetype's components, capacity and blocks. */
+/* 1 when a and b were created from different declarations, compared field by field (every
+ * component's size, alignment and name hash; every archetype's components, capacity and
+ * declared blocks: everything the fingerprint mixes, so two declarations whose fingerprints
+ * collide are still told apart). why (NULL: not written): the first difference for a
+ * person, naming a and b as an and bn: "another declaration: the size of component 2 is 12 in
+ * dst, 8 in src" (cut to cap bytes). */
+int dod__world_declaration_differs(const dod_world *a, const dod_world *b, const char *an,
+                                   const char *bn, char *why, size_t cap);
+
+/* 1 when a and b were created from the same declaration (dod__world_declaration_differs). */
 static inline int dod__world_same_declaration(const dod_world *a, const dod_world *b)
 {
-    if (a->declaration != b->declaration || a->n_archetypes != b->n_archetypes ||
-        a->head.n_components != b->head.n_components)
-        return 0;
-    for (uint32_t c = 0; c < a->head.n_components; ++c)
-        if (a->comp_size[c] != b->comp_size[c] || a->comp_align[c] != b->comp_align[c] ||
-            a->comp_name[c] != b->comp_name[c])
-            return 0;
-    for (uint32_t i = 0; i < a->n_archetypes; ++i) {
-        const dod__world_arch *x = &a->arch[i], *y = &b->arch[i];
-        if (x->n_cols != y->n_cols || x->fixed != y->fixed || x->rows0 != y->rows0 ||
-            x->decl.block_bytes != y->decl.block_bytes ||
-            x->decl.first_block_bytes != y->decl.first_block_bytes ||
-            x->decl.memory_cap != y->decl.memory_cap)
-            return 0;
-        for (uint32_t k = 0; k < x->n_cols; ++k)
-            if (x->cols[k].comp != y->cols[k].comp)
-                return 0;
-    }
-    return 1;
+    return !dod__world_declaration_differs(a, b, "a", "b", NULL, 0);
 }
 
 /* Iteration (world_query.c). */
@@ -6670,6 +6663,13 @@ void dod__world_discard_slots(const dod_world *w, uint64_t *fresh, uint32_t fres
 
 /* Free every block and the block list of a (the world is being destroyed). */
 void dod__world_free_blocks(dod_world *w, dod__world_arch *a);
+
+/* Make w (which holds no entity: a slot's fresh world) hold, allocated and, when w has
+ * DOD_WORLD_PREFAULT, touched, what `like` (a world of w's declaration) holds: an entity index
+ * of its slot capacity and as many blocks of every archetype, so a copy of `like` into w
+ * allocates nothing and faults no page. All or nothing: DOD_E_NOMEM, DOD_E_OVERFLOW, and w
+ * unchanged (world.c). */
+dod_status dod__world_reserve_like(dod_world *w, const dod_world *like);
 
 /* Replacing a world's contents wholesale: a copy, a load (world_replace.c). */
 
@@ -6891,15 +6891,27 @@ static void touch_pages(unsigned char *p, size_t bytes)
         p[at] = 0;
 }
 
-/* DOD_WORLD_PREFAULT: what create allocated for rows to come, the fixed blocks and the entity
- * index, is written to now, so the operating system maps its pages here rather than during
- * the first spawns. Their contents are unspecified until a spawn writes them. */
+/* DOD_WORLD_PREFAULT: memory allocated for rows to come (blocks from..n_blocks - 1 of a; the
+ * entity index) is written to now, so the operating system maps its pages here rather than
+ * during the first spawns or copies. Their contents are unspecified until a spawn writes them. */
+static void touch_blocks(dod__world_arch *a, uint32_t from)
+{
+    for (uint32_t b = from; b < a->n_blocks; ++b)
+        touch_pages(a->place->blocks[b], dod__world_block_bytes(a, b));
+}
+
+static void touch_slots(dod_world *w)
+{
+    touch_pages((unsigned char *)w->head.slots, (size_t)w->slot_cap * sizeof *w->head.slots);
+}
+
+/* What create allocated: the fixed blocks and the entity index. */
 static void prefault(dod_world *w)
 {
     for (uint32_t i = 0; i < w->n_archetypes; ++i)
         if (w->arch[i].fixed)
-            touch_pages(w->arch[i].place->blocks[0], dod__world_block_bytes(&w->arch[i], 0));
-    touch_pages((unsigned char *)w->head.slots, (size_t)w->slot_cap * sizeof *w->head.slots);
+            touch_blocks(&w->arch[i], 0);
+    touch_slots(w);
 }
 
 dod_status dod_world_create(dod_world **out, const dod_world_desc *desc)
@@ -6933,6 +6945,7 @@ dod_status dod_world_create(dod_world **out, const dod_world_desc *desc)
     w->head.n_components = desc->n_components;
     w->n_archetypes = desc->n_archetypes;
     w->declaration = dod__world_declaration_of(desc);
+    w->flags = desc->flags;
     for (uint32_t c = 0; c < desc->n_components; ++c) {
         w->comp_size[c] = desc->components[c].size;
         w->comp_align[c] = desc->components[c].align;
@@ -7012,6 +7025,90 @@ size_t dod_world_bytes(const dod_world *w)
     }
     return total;
 }
+
+dod_status dod_world_reserve(dod_world *w, uint32_t archetype, uint32_t rows)
+{
+    DOD__REFUSE_IF(!w, DOD_E_INVALID);
+    DOD__REFUSE_IF(archetype >= w->n_archetypes, DOD_E_RANGE);
+    dod__world_arch *a = &w->arch[archetype];
+    DOD__REFUSE_IF(a->fixed && rows > a->rows0, DOD_E_FULL);
+    uint32_t blocks = a->n_blocks, from = a->n_blocks;
+    if (rows > a->rows_held) { /* a chunked archetype (a fixed one holds its capacity) */
+        uint64_t need = dod__world_blocks_for_rows(a, rows);
+        DOD__REFUSE_IF(need > a->max_blocks, DOD_E_FULL);
+        blocks = (uint32_t)need;
+    }
+    dod__world_rows_room room;
+    dod_status st = dod__world_prepare_blocks(w, a, blocks, &room);
+    if (st != DOD_OK)
+        return st;
+    uint64_t *slots;
+    uint32_t slot_cap;
+    st = dod__world_prepare_slots(w, rows > a->n_rows ? rows - a->n_rows : 0, &slots, &slot_cap);
+    if (st != DOD_OK) {
+        dod__world_discard_rows(w, a, &room);
+        return st;
+    }
+    dod__world_install_rows(w, a, &room);
+    dod__world_install_slots(w, slots, slot_cap);
+    if (w->flags & DOD_WORLD_PREFAULT) {
+        touch_blocks(a, from);
+        if (slots)
+            touch_slots(w);
+    }
+    return DOD_OK;
+}
+
+dod_status dod_world_rows_bytes(const dod_world_desc *desc, uint32_t archetype, uint32_t rows,
+                                size_t *bytes)
+{
+    DOD__REFUSE_IF(!desc, DOD_E_INVALID);
+    DOD__REFUSE_IF(!bytes, DOD_E_INVALID);
+    dod_status st = check_world_desc(desc);
+    if (st != DOD_OK)
+        return st;
+    DOD__REFUSE_IF(archetype >= desc->n_archetypes, DOD_E_RANGE);
+    dod_archetype_desc ad = desc->archetypes[archetype];
+    ad.memory_cap = 0; /* the cost of the rows, whatever the cap */
+    dod__world_arch a;
+    dod__world_place place;
+    memset(&a, 0, sizeof a);
+    memset(&place, 0, sizeof place);
+    a.place = &place;
+    st = layout_archetype(desc, &ad, &a); /* passed check_world_desc: DOD_OK */
+    if (st != DOD_OK)
+        return st;
+    DOD__REFUSE_IF(a.fixed && rows > a.rows0, DOD_E_FULL);
+    uint64_t units = a.fixed ? 1 : dod__world_rows_upto(&a, dod__world_blocks_for_rows(&a, rows))
+                                       / a.rows0;
+    size_t total;
+    DOD__REFUSE_IF(units > SIZE_MAX || !dod__mul(a.bytes0, (size_t)units, &total),
+                   DOD_E_OVERFLOW);
+    *bytes = total;
+    return DOD_OK;
+}
+
+dod_status dod__world_reserve_like(dod_world *w, const dod_world *like)
+{
+    DOD_ASSERT(w->head.n_slots == 0 && dod__world_same_declaration(w, like));
+    uint32_t blocks[DOD_WORLD_MAX_ARCHETYPES], from[DOD_WORLD_MAX_ARCHETYPES] = { 0 };
+    for (uint32_t i = 0; i < w->n_archetypes; ++i) {
+        blocks[i] = like->arch[i].n_blocks;
+        from[i] = w->arch[i].n_blocks;
+    }
+    dod__world_room room;
+    dod_status st = dod__world_prepare_room(w, like->slot_cap, blocks, &room);
+    if (st != DOD_OK)
+        return st;
+    dod__world_install_room(w, &room); /* w holds no slot: the larger index keeps nothing */
+    if (w->flags & DOD_WORLD_PREFAULT) {
+        for (uint32_t i = 0; i < w->n_archetypes; ++i)
+            touch_blocks(&w->arch[i], from[i]);
+        if (room.slots)
+            touch_slots(w);
+    }
+    return DOD_OK;
+}
 #undef CREATE
 #undef PAGE_BYTES
 /* ---- end of src/world/world.c ---- */
@@ -7031,6 +7128,11 @@ size_t dod_world_bytes(const dod_world *w)
  *   despawn  the handle
  *   move     id = archetype, the handle
  *   set      id = component, the handle; payload: the component's bytes
+ *   add      id = component, the handle; payload: the component's bytes, or none (zeroed)
+ *   remove   id = component, the handle
+ *   add_n, remove_n   the handle; payload: the set of components (DOD__SET_WORDS words)
+ *   field    id = component, the handle; payload: a dod__cmd_field (an accumulate, or a
+ *            handle written into the component: DOD__FIELD_ENTITY)
  * A handle is as recorded: a real one, or a provisional one of the same buffer. */
 #ifndef DOD_WORLD_CMDS_INTERNAL_H
 #define DOD_WORLD_CMDS_INTERNAL_H
@@ -7039,7 +7141,34 @@ size_t dod_world_bytes(const dod_world *w)
 /* A provisional handle's generation: even, so no world resolves it. */
 #define DOD__CMDS_GEN 0xFFFEu
 
-enum { DOD__CMD_SPAWN, DOD__CMD_DESPAWN, DOD__CMD_MOVE, DOD__CMD_SET };
+enum {
+    DOD__CMD_SPAWN,
+    DOD__CMD_DESPAWN,
+    DOD__CMD_MOVE,
+    DOD__CMD_SET,
+    DOD__CMD_ADD,
+    DOD__CMD_REMOVE,
+    DOD__CMD_ADD_N,
+    DOD__CMD_REMOVE_N,
+    DOD__CMD_FIELD
+};
+
+/* 64-bit words of a set of components. */
+#define DOD__SET_WORDS (DOD_WORLD_MAX_COMPONENTS / 64)
+
+/* spawn_arch[k] with this bit: spawn k was despawned by a command recorded since (commands
+ * naming it are recorded unchecked, and skipped at apply); the low 8 bits its archetype. */
+#define DOD__CMDS_DESPAWNED 0x100u
+
+/* A field command's payload: combine (op < DOD_ACC_COUNT) or write (DOD__FIELD_ENTITY, the
+ * value a handle, provisional ones rewritten at apply) value's first width bytes at `offset`
+ * of the component. */
+#define DOD__FIELD_ENTITY ((uint32_t)DOD_ACC_COUNT)
+typedef struct dod__cmd_field {
+    uint32_t offset;
+    uint32_t op;
+    unsigned char value[8];
+} dod__cmd_field;
 
 typedef struct dod__cmd {
     uint8_t op;       /* DOD__CMD_* */
@@ -7089,17 +7218,69 @@ static inline int dod__cmds_provisional(dod_entity e)
     return (uint32_t)(e.bits >> 32 & DOD__WORLD_GEN_MASK) == DOD__CMDS_GEN;
 }
 
+/* 1 when records of op may move their entity to another archetype (what planning counts). */
+static inline int dod__cmd_moves(uint32_t op)
+{
+    return op == DOD__CMD_MOVE || (op >= DOD__CMD_ADD && op <= DOD__CMD_REMOVE_N);
+}
+
+/* Transitions (world_transitions.c). dod__world_set_of: *set = the components[0 .. n - 1]
+ * (duplicates allowed); refusals name `call`. dod__world_toggle_target: the archetype an
+ * entity of archetype `from` goes to when `component` is added (add 1) or removed (add 0);
+ * dod__world_set_target likewise for a set. Both: `from` when nothing changes, UINT32_MAX when
+ * no single declared archetype has the resulting set. */
+dod_status dod__world_set_of(const dod_world *w, const uint32_t *components, uint32_t n,
+                             uint64_t *set, const char *call);
+uint32_t dod__world_toggle_target(const dod_world *w, uint32_t from, uint32_t component,
+                                  int add);
+uint32_t dod__world_set_target(const dod_world *w, uint32_t from, const uint64_t *set, int add);
+
+/* Where a command of op (a move, add, remove, add_n or remove_n; id its archetype or
+ * component, set add_n's or remove_n's) takes an entity of archetype `from`, as above. */
+static inline uint32_t dod__change_target(const dod_world *w, uint32_t op, uint32_t id,
+                                          const uint64_t *set, uint32_t from)
+{
+    switch (op) {
+    case DOD__CMD_MOVE: return id;
+    case DOD__CMD_ADD: return dod__world_toggle_target(w, from, id, 1);
+    case DOD__CMD_REMOVE: return dod__world_toggle_target(w, from, id, 0);
+    case DOD__CMD_ADD_N: return dod__world_set_target(w, from, set, 1);
+    default: return dod__world_set_target(w, from, set, 0);
+    }
+}
+
+/* Where record c (a command that may move its entity) takes an entity of archetype `from`. */
+static inline uint32_t dod__cmd_target(const dod_world *w, const dod__cmd *c, uint32_t from)
+{
+    const uint64_t *set = (const uint64_t *)(const void *)dod__cmd_payload(c);
+    return dod__change_target(w, c->op, c->id, set, from);
+}
+
+/* The buffers of one apply: an array of buffers (dod_world_apply) or of pointers to buffers
+ * (dod_world_apply_ptrs, ptrs not NULL). */
+typedef struct dod__cmds_list {
+    dod_cmds *array;
+    dod_cmds *const *ptrs;
+    uint32_t n;
+} dod__cmds_list;
+
+static inline dod_cmds *dod__cmds_at(const dod__cmds_list *l, uint32_t i)
+{
+    return l->ptrs ? l->ptrs[i] : &l->array[i];
+}
+
 /* Planning an apply (world_cmds_plan.c): rows[a], for every archetype a of w, the most rows a
  * will hold at any point while the buffers are applied (at least its rows now), and
  * *slot_spawns, a number of spawns for dod__world_prepare_slots that reserves every entity
- * slot the apply takes. A bound, counting every spawn and move as if none were skipped; when
- * that bound would cross a fixed capacity, a memory cap or the entity index's limit, the exact
- * figures instead, from a replay of the commands' effect on the entity index and the
- * archetypes' counts, in scratch from w's allocator (freed before returning).
+ * slot the apply takes. A bound, counting every spawn and move as if none were skipped (and
+ * every add or remove as a row into each archetype it may lead to); when that bound would
+ * cross a fixed capacity, a memory cap or the entity index's limit, the exact figures instead,
+ * from a replay of the commands' effect on the entity index and the archetypes' counts, in
+ * scratch from w's allocator (freed before returning).
  * Errors: DOD_E_FULL, DOD_E_OVERFLOW (the exact figures cross a capacity, a cap or the index's
  * limit), DOD_E_NOMEM (the scratch). Changes nothing. */
-dod_status dod__cmds_plan(const dod_world *w, const dod_cmds *buffers, uint32_t n_buffers,
-                          uint64_t *rows, uint32_t *slot_spawns);
+dod_status dod__cmds_plan(const dod_world *w, const dod__cmds_list *buffers, uint64_t *rows,
+                          uint32_t *slot_spawns);
 
 #endif /* DOD_WORLD_CMDS_INTERNAL_H */
 /* ---- end of src/world/world_cmds_internal.h ---- */
@@ -7111,7 +7292,7 @@ static dod__atomic_u32 buffers_made;
 enum {
     CMDS_MIN_RECORD_BYTES = 1024, /* a buffer's first record stream */
     CMDS_MIN_SPAWNS = 64,         /* and its first room for spawns */
-    CMDS_SPAWN_BYTES = sizeof(dod_entity) + 1 /* a spawn's handle and archetype */
+    CMDS_SPAWN_BYTES = sizeof(dod_entity) + sizeof(uint16_t) /* a spawn's handle, archetype */
 };
 
 dod_status dod_cmds_init(dod_cmds *cb, const dod_world *w, const dod_allocator *alloc)
@@ -7127,6 +7308,11 @@ dod_status dod_cmds_init(dod_cmds *cb, const dod_world *w, const dod_allocator *
     uint32_t tag = dod__atomic_u32_fetch_add_relaxed(&buffers_made, 1u) & DOD__WORLD_TAG_MASK;
     cb->tag_hi = tag << DOD__WORLD_GEN_BITS | DOD__CMDS_GEN;
     return DOD_OK;
+}
+
+void dod_cmds_destroy(dod_cmds *cb)
+{
+    dod_cmds_free(cb);
 }
 
 void dod_cmds_free(dod_cmds *cb)
@@ -7152,12 +7338,33 @@ void dod_cmds_clear(dod_cmds *cb)
     cb->n_spawns = 0;
     cb->n_moves = 0;
     cb->applied = 0;
+    cb->status = DOD_OK;
 }
 
 uint32_t dod_cmds_count(const dod_cmds *cb)
 {
     return cb ? cb->n_commands : 0;
 }
+
+dod_status dod_cmds_status(const dod_cmds *cb)
+{
+    return cb ? cb->status : DOD_OK;
+}
+
+/* A record call on cb failed with st: remember the first failure (dod_cmds_status). */
+static dod_status cmds_failed(dod_cmds *cb, dod_status st)
+{
+    if (cb->status == DOD_OK)
+        cb->status = st;
+    return st;
+}
+
+/* Refuse a record call on cb (not NULL) when cond holds: the failure reported and remembered. */
+#define CMDS_REFUSE_IF(cb, cond, status)                                                       \
+    do {                                                                                       \
+        if (cond)                                                                              \
+            return cmds_failed((cb), DOD__FAIL((status), #cond));                              \
+    } while (0)
 
 /* The doubled capacity for `need` (> cap), at least `least`, at most `most`. */
 static uint64_t cmds_grown(uint64_t cap, uint64_t need, uint64_t least, uint64_t most)
@@ -7205,10 +7412,11 @@ static dod_status cmds_grow(dod_cmds *cb, size_t more_bytes, uint64_t more_spawn
     }
     if (spawned) {
         dod_entity *handles = (dod_entity *)(void *)spawned;
-        unsigned char *arch = spawned + (size_t)spawns_cap * sizeof(dod_entity);
+        size_t handle_bytes = (size_t)spawns_cap * sizeof(dod_entity);
+        uint16_t *arch = (uint16_t *)(void *)(spawned + handle_bytes);
         if (cb->n_spawns) {
             memcpy(handles, cb->spawned, cb->n_spawns * sizeof *handles);
-            memcpy(arch, cb->spawn_arch, cb->n_spawns);
+            memcpy(arch, cb->spawn_arch, cb->n_spawns * sizeof *arch);
         }
         dod__free(&cb->alloc, cb->spawned, (size_t)cb->spawns_cap * CMDS_SPAWN_BYTES);
         cb->spawned = handles;
@@ -7277,6 +7485,16 @@ static inline dod_status cmds_check_entity(const dod_cmds *cb, dod_entity e, uin
     return DOD_OK;
 }
 
+/* The archetype e is known to have when the commands recorded so far are applied: a live
+ * provisional handle's (its spawn's, after the moves, adds and removes recorded since), else
+ * UINT32_MAX (a real handle, or a spawn the buffer despawned: checked when applied). */
+static uint32_t cmds_known_arch(const dod_cmds *cb, uint32_t ordinal)
+{
+    if (ordinal == UINT32_MAX || (cb->spawn_arch[ordinal] & DOD__CMDS_DESPAWNED))
+        return UINT32_MAX;
+    return cb->spawn_arch[ordinal];
+}
+
 /* A spawn's payload: each component's value (or zeroes), packed in declared order. */
 static void cmds_pack_row(unsigned char *to, const dod__world_arch *a, const void *const *values)
 {
@@ -7294,14 +7512,14 @@ static void cmds_pack_row(unsigned char *to, const dod__world_arch *a, const voi
 static inline dod_status cmds_spawn(dod_cmds *cb, uint32_t archetype, size_t row_bytes,
                                     dod_entity *out, unsigned char **payload)
 {
-    DOD__REFUSE_IF(row_bytes > UINT32_MAX - 7u, DOD_E_OVERFLOW);
+    CMDS_REFUSE_IF(cb, row_bytes > UINT32_MAX - 7u, DOD_E_OVERFLOW);
     dod_entity e; /* spawns <= commands: the ordinal fits when the command does */
     e.bits = (uint64_t)cb->tag_hi << 32 | cb->n_spawns;
     dod_status st = DOD_OK;
     *payload = cmds_append(cb, DOD__CMD_SPAWN, archetype, e, row_bytes, 1, &st);
     if (!*payload)
-        return st;
-    cb->spawn_arch[cb->n_spawns++] = (unsigned char)archetype;
+        return cmds_failed(cb, st);
+    cb->spawn_arch[cb->n_spawns++] = (uint16_t)archetype;
     if (out)
         *out = e;
     return DOD_OK;
@@ -7311,7 +7529,7 @@ dod_status dod_cmds_spawn(dod_cmds *cb, uint32_t archetype, const void *const *v
                           dod_entity *out)
 {
     DOD__REFUSE_IF(!cb, DOD_E_INVALID);
-    DOD__REFUSE_IF(archetype >= cb->n_archetypes, DOD_E_RANGE);
+    CMDS_REFUSE_IF(cb, archetype >= cb->n_archetypes, DOD_E_RANGE);
     unsigned char *to;
     dod_status st =
         cmds_spawn(cb, archetype, values ? cb->world->row_bytes[archetype] : 0, out, &to);
@@ -7324,9 +7542,9 @@ dod_status dod__cmds_spawn_row(dod_cmds *cb, uint32_t archetype, size_t row_byte
                                dod_entity *out, unsigned char **payload)
 {
     DOD__REFUSE_IF(!cb, DOD_E_INVALID);
-    DOD__REFUSE_IF(!payload, DOD_E_INVALID);
-    DOD__REFUSE_IF(archetype >= cb->n_archetypes, DOD_E_RANGE);
-    DOD__REFUSE_IF(row_bytes != cb->world->row_bytes[archetype], DOD_E_INVALID);
+    CMDS_REFUSE_IF(cb, !payload, DOD_E_INVALID);
+    CMDS_REFUSE_IF(cb, archetype >= cb->n_archetypes, DOD_E_RANGE);
+    CMDS_REFUSE_IF(cb, row_bytes != cb->world->row_bytes[archetype], DOD_E_INVALID);
     return cmds_spawn(cb, archetype, row_bytes, out, payload);
 }
 
@@ -7335,45 +7553,173 @@ dod_status dod_cmds_despawn(dod_cmds *cb, dod_entity e)
     DOD__REFUSE_IF(!cb, DOD_E_INVALID);
     uint32_t ordinal;
     dod_status st = cmds_check_entity(cb, e, &ordinal);
-    if (st == DOD_OK)
-        (void)cmds_append(cb, DOD__CMD_DESPAWN, 0, e, 0, 0, &st);
-    return st;
+    if (st != DOD_OK || !cmds_append(cb, DOD__CMD_DESPAWN, 0, e, 0, 0, &st))
+        return cmds_failed(cb, st);
+    if (ordinal != UINT32_MAX) /* commands naming it from now on are skipped at apply */
+        cb->spawn_arch[ordinal] |= DOD__CMDS_DESPAWNED;
+    return DOD_OK;
+}
+
+/* Record a command of op that may move e (a move, add, remove, add_n, remove_n; set: add_n's
+ * and remove_n's payload, value: add's, NULL for none) and follow it on a live provisional
+ * handle, whose target is known now: DOD_E_UNDECLARED when no single archetype has its set. */
+static dod_status cmds_change(dod_cmds *cb, uint32_t op, uint32_t id, dod_entity e,
+                              const void *payload, size_t size)
+{
+    uint32_t ordinal;
+    dod_status st = cmds_check_entity(cb, e, &ordinal);
+    if (st != DOD_OK)
+        return cmds_failed(cb, st);
+    uint32_t from = cmds_known_arch(cb, ordinal), to = UINT32_MAX;
+    if (from != UINT32_MAX) {
+        const uint64_t *set = op >= DOD__CMD_ADD_N ? (const uint64_t *)payload : NULL;
+        to = dod__change_target(cb->world, op, id, set, from);
+        CMDS_REFUSE_IF(cb, to == UINT32_MAX, DOD_E_UNDECLARED);
+    }
+    unsigned char *at = cmds_append(cb, op, id, e, payload ? size : 0, 0, &st);
+    if (!at)
+        return cmds_failed(cb, st);
+    if (payload)
+        dod__copy_elem(at, (const unsigned char *)payload, size);
+    cb->n_moves++;
+    if (to != UINT32_MAX) /* later commands on it are checked against where it went */
+        cb->spawn_arch[ordinal] = (uint16_t)to;
+    return DOD_OK;
 }
 
 dod_status dod_cmds_move(dod_cmds *cb, dod_entity e, uint32_t archetype)
 {
     DOD__REFUSE_IF(!cb, DOD_E_INVALID);
-    DOD__REFUSE_IF(archetype >= cb->n_archetypes, DOD_E_RANGE);
+    CMDS_REFUSE_IF(cb, archetype >= cb->n_archetypes, DOD_E_RANGE);
+    return cmds_change(cb, DOD__CMD_MOVE, archetype, e, NULL, 0);
+}
+
+dod_status dod_cmds_add(dod_cmds *cb, dod_entity e, uint32_t component, const void *value,
+                        size_t size)
+{
+    DOD__REFUSE_IF(!cb, DOD_E_INVALID);
+    CMDS_REFUSE_IF(cb, component >= cb->n_components, DOD_E_RANGE);
+    CMDS_REFUSE_IF(cb, size != cb->world->comp_size[component], DOD_E_INVALID);
+    CMDS_REFUSE_IF(cb, size > UINT32_MAX - 7u, DOD_E_OVERFLOW);
+    return cmds_change(cb, DOD__CMD_ADD, component, e, value, size);
+}
+
+dod_status dod_cmds_remove(dod_cmds *cb, dod_entity e, uint32_t component)
+{
+    DOD__REFUSE_IF(!cb, DOD_E_INVALID);
+    CMDS_REFUSE_IF(cb, component >= cb->n_components, DOD_E_RANGE);
+    return cmds_change(cb, DOD__CMD_REMOVE, component, e, NULL, 0);
+}
+
+/* dod_cmds_add_n (add 1) or dod_cmds_remove_n: the set is the record's payload. */
+static dod_status cmds_change_n(dod_cmds *cb, dod_entity e, const uint32_t *components,
+                                uint32_t n, int add, const char *call)
+{
+    uint64_t set[DOD__SET_WORDS];
+    dod_status st = dod__world_set_of(cb->world, components, n, set, call);
+    if (st != DOD_OK)
+        return cmds_failed(cb, st);
+    return cmds_change(cb, add ? DOD__CMD_ADD_N : DOD__CMD_REMOVE_N, 0, e, set, sizeof set);
+}
+
+dod_status dod_cmds_add_n(dod_cmds *cb, dod_entity e, const uint32_t *components, uint32_t n)
+{
+    DOD__REFUSE_IF(!cb, DOD_E_INVALID);
+    return cmds_change_n(cb, e, components, n, 1, "dod_cmds_add_n");
+}
+
+dod_status dod_cmds_remove_n(dod_cmds *cb, dod_entity e, const uint32_t *components,
+                             uint32_t n)
+{
+    DOD__REFUSE_IF(!cb, DOD_E_INVALID);
+    return cmds_change_n(cb, e, components, n, 0, "dod_cmds_remove_n");
+}
+
+/* Check e for a command writing its component (set, field): a live provisional handle's
+ * archetype must have it. */
+static dod_status cmds_check_writer(const dod_cmds *cb, dod_entity e, uint32_t component)
+{
     uint32_t ordinal;
     dod_status st = cmds_check_entity(cb, e, &ordinal);
-    if (st != DOD_OK || !cmds_append(cb, DOD__CMD_MOVE, archetype, e, 0, 0, &st))
-        return st;
-    cb->n_moves++;
-    if (ordinal != UINT32_MAX) /* sets on it are checked against where it went */
-        cb->spawn_arch[ordinal] = (unsigned char)archetype;
-    return DOD_OK;
+    uint32_t arch = st == DOD_OK ? cmds_known_arch(cb, ordinal) : UINT32_MAX;
+    if (arch != UINT32_MAX) {
+        const dod__world_field *f = dod__world_fields(cb->world, arch);
+        DOD__REFUSE_IF(f[component].offset == 0, DOD_E_INVALID); /* its archetype lacks it */
+    }
+    return st;
 }
 
 dod_status dod_cmds_set(dod_cmds *cb, dod_entity e, uint32_t component, const void *value,
                         size_t size)
 {
     DOD__REFUSE_IF(!cb, DOD_E_INVALID);
-    DOD__REFUSE_IF(!value, DOD_E_INVALID);
-    DOD__REFUSE_IF(component >= cb->n_components, DOD_E_RANGE);
-    DOD__REFUSE_IF(size != cb->world->comp_size[component], DOD_E_INVALID);
+    CMDS_REFUSE_IF(cb, !value, DOD_E_INVALID);
+    CMDS_REFUSE_IF(cb, component >= cb->n_components, DOD_E_RANGE);
+    CMDS_REFUSE_IF(cb, size != cb->world->comp_size[component], DOD_E_INVALID);
+    CMDS_REFUSE_IF(cb, size > UINT32_MAX - 7u, DOD_E_OVERFLOW);
+    dod_status st = cmds_check_writer(cb, e, component);
+    unsigned char *to = st == DOD_OK ? cmds_append(cb, DOD__CMD_SET, component, e, size, 0, &st)
+                                     : NULL;
+    if (!to)
+        return cmds_failed(cb, st);
+    dod__copy_elem(to, (const unsigned char *)value, size);
+    return DOD_OK;
+}
+
+/* Record a field command: f (its offset, op and value filled in) on e's component. */
+static dod_status cmds_field(dod_cmds *cb, dod_entity e, uint32_t component,
+                             const dod__cmd_field *f)
+{
+    dod_status st = cmds_check_writer(cb, e, component);
+    unsigned char *to =
+        st == DOD_OK ? cmds_append(cb, DOD__CMD_FIELD, component, e, sizeof *f, 0, &st) : NULL;
+    if (!to)
+        return cmds_failed(cb, st);
+    memcpy(to, f, sizeof *f);
+    return DOD_OK;
+}
+
+/* The bytes an accumulate of op reads and writes. */
+static size_t acc_width(uint32_t op)
+{
+    static const unsigned char width[DOD_ACC_COUNT] = { 4, 4, 8, 8, 4, 8, 4, 4, 4, 4, 4 };
+    return width[op];
+}
+
+dod_status dod_cmds_accumulate(dod_cmds *cb, dod_entity e, uint32_t component, size_t offset,
+                               dod_acc op, const void *value, size_t size)
+{
+    DOD__REFUSE_IF(!cb, DOD_E_INVALID);
+    CMDS_REFUSE_IF(cb, !value, DOD_E_INVALID);
+    CMDS_REFUSE_IF(cb, component >= cb->n_components, DOD_E_RANGE);
+    CMDS_REFUSE_IF(cb, (uint32_t)op >= DOD_ACC_COUNT, DOD_E_INVALID);
+    CMDS_REFUSE_IF(cb, size != acc_width((uint32_t)op), DOD_E_INVALID);
+    size_t bytes = cb->world->comp_size[component];
+    CMDS_REFUSE_IF(cb, size > bytes || offset > bytes - size, DOD_E_RANGE);
+    dod__cmd_field f;
+    memset(&f, 0, sizeof f);
+    f.offset = (uint32_t)offset;
+    f.op = (uint32_t)op;
+    memcpy(f.value, value, size);
+    return cmds_field(cb, e, component, &f);
+}
+
+dod_status dod_cmds_set_entity(dod_cmds *cb, dod_entity e, uint32_t component, size_t offset,
+                               dod_entity target)
+{
+    DOD__REFUSE_IF(!cb, DOD_E_INVALID);
+    CMDS_REFUSE_IF(cb, component >= cb->n_components, DOD_E_RANGE);
+    size_t size = cb->world->comp_size[component];
+    CMDS_REFUSE_IF(cb, size < sizeof target || offset > size - sizeof target, DOD_E_RANGE);
     uint32_t ordinal;
-    dod_status st = cmds_check_entity(cb, e, &ordinal);
+    dod_status st = target.bits ? cmds_check_entity(cb, target, &ordinal) : DOD_OK;
     if (st != DOD_OK)
-        return st;
-    if (ordinal != UINT32_MAX) {
-        const dod__world_field *f = dod__world_fields(cb->world, cb->spawn_arch[ordinal]);
-        DOD__REFUSE_IF(f[component].offset == 0, DOD_E_INVALID); /* its archetype lacks it */
-    }
-    DOD__REFUSE_IF(size > UINT32_MAX - 7u, DOD_E_OVERFLOW);
-    unsigned char *to = cmds_append(cb, DOD__CMD_SET, component, e, size, 0, &st);
-    if (to)
-        dod__copy_elem(to, (const unsigned char *)value, size);
-    return st;
+        return cmds_failed(cb, st);
+    dod__cmd_field f;
+    f.offset = (uint32_t)offset;
+    f.op = DOD__FIELD_ENTITY;
+    memcpy(f.value, &target, sizeof target);
+    return cmds_field(cb, e, component, &f);
 }
 
 dod_entity dod_cmds_resolve(const dod_cmds *cb, dod_entity e)
@@ -7388,6 +7734,7 @@ dod_entity dod_cmds_resolve(const dod_cmds *cb, dod_entity e)
         return none;
     return cb->spawned[(uint32_t)e.bits];
 }
+#undef CMDS_REFUSE_IF
 /* ---- end of src/world/world_cmds.c ---- */
 
 /* ---- src/world/world_cmds_apply.c ---- */
@@ -7414,12 +7761,12 @@ static int apply_same_declaration(const dod_world *w, const dod_cmds *cb)
 
 /* Reserve what the plan says: the entity index, then each archetype's blocks, every
  * allocation made before any is installed. */
-static dod_status apply_reserve(dod_world *w, const dod_cmds *buffers, uint32_t n_buffers)
+static dod_status apply_reserve(dod_world *w, const dod__cmds_list *buffers)
 {
     uint64_t rows[DOD_WORLD_MAX_ARCHETYPES];
     dod__world_rows_room rooms[DOD_WORLD_MAX_ARCHETYPES];
     uint32_t slot_spawns;
-    dod_status st = dod__cmds_plan(w, buffers, n_buffers, rows, &slot_spawns);
+    dod_status st = dod__cmds_plan(w, buffers, rows, &slot_spawns);
     if (st != DOD_OK)
         return st;
     uint64_t *fresh;
@@ -7504,14 +7851,20 @@ static void apply_despawn(apply_state *ap, dod_entity e)
     ap->result.applied++;
 }
 
-static void apply_move(apply_state *ap, dod_entity e, uint32_t to)
+/* A move, add, remove, add_n or remove_n: e moves to where c leads from its archetype (a
+ * set no single archetype has: missing), then an add's value is written. */
+static void apply_change(apply_state *ap, dod_entity e, const dod__cmd *c)
 {
     const uint64_t *s = dod__world_resolve(ap->w, e);
     if (!s) {
         ap->result.skipped++;
         return;
     }
-    uint32_t from = dod__world_slot_arch(*s);
+    uint32_t from = dod__world_slot_arch(*s), to = dod__cmd_target(ap->w, c, from);
+    if (to == UINT32_MAX) {
+        ap->result.missing++;
+        return;
+    }
     dod_status st = dod_world_move(ap->w, e, to);
     DOD_ASSERT(st == DOD_OK); /* reserved */
     (void)st;
@@ -7519,19 +7872,103 @@ static void apply_move(apply_state *ap, dod_entity e, uint32_t to)
         apply_row_removed(ap, from);
         apply_row_added(ap, to);
     }
+    if (c->op == DOD__CMD_ADD && c->payload)
+        dod__copy_elem((unsigned char *)dod__world_get_sized(ap->w, e, c->id, c->payload),
+                       dod__cmd_payload(c), c->payload);
     ap->result.applied++;
+}
+
+/* e's component c->id (size bytes, 0: the field table's) for a set or field command, counted
+ * as applied; NULL (counted as skipped or missing) when e is not alive or lacks it. */
+static unsigned char *apply_target_elem(apply_state *ap, dod_entity e, const dod__cmd *c,
+                                        size_t size)
+{
+    unsigned char *to = (unsigned char *)dod__world_get_sized(ap->w, e, c->id, size);
+    if (to)
+        ap->result.applied++;
+    else if (dod__world_resolve(ap->w, e))
+        ap->result.missing++;
+    else
+        ap->result.skipped++;
+    return to;
 }
 
 static void apply_set(apply_state *ap, dod_entity e, const dod__cmd *c)
 {
-    unsigned char *to = (unsigned char *)dod__world_get_sized(ap->w, e, c->id, c->payload);
-    if (to) {
+    unsigned char *to = apply_target_elem(ap, e, c, c->payload);
+    if (to)
         dod__copy_elem(to, dod__cmd_payload(c), c->payload);
-        ap->result.applied++;
-    } else if (dod__world_resolve(ap->w, e)) {
-        ap->result.missing++;
+}
+
+/* x = op(x, v) for a 32-bit (64-bit) field: integers wrap, as unsigned arithmetic does. */
+static uint32_t acc_u32(uint32_t op, uint32_t x, uint32_t v)
+{
+    int32_t sx, sv; /* the signed values, copied bit for bit */
+    memcpy(&sx, &x, sizeof sx);
+    memcpy(&sv, &v, sizeof sv);
+    switch (op) {
+    case DOD_ACC_I32_MIN: return sv < sx ? v : x;
+    case DOD_ACC_I32_MAX: return sv > sx ? v : x;
+    case DOD_ACC_U32_OR: return x | v;
+    default: return x + v; /* I32_ADD, U32_ADD */
+    }
+}
+
+static float acc_f32(uint32_t op, float x, float v)
+{
+    switch (op) {
+    case DOD_ACC_F32_MIN: return v < x ? v : x; /* NaN on either side compares false: x */
+    case DOD_ACC_F32_MAX: return v > x ? v : x;
+    default: return x + v;
+    }
+}
+
+/* Combine (or write, DOD__FIELD_ENTITY) the field f names into elem; a provisional handle of
+ * cb is rewritten to the real one its spawn got in this apply. */
+static void apply_field_value(unsigned char *elem, const dod__cmd_field *f, const dod_cmds *cb)
+{
+    unsigned char *at = elem + f->offset;
+    if (f->op == DOD__FIELD_ENTITY) {
+        dod_entity target;
+        memcpy(&target, f->value, sizeof target);
+        if (dod__cmds_provisional(target))
+            target = cb->spawned[(uint32_t)target.bits];
+        memcpy(at, &target, sizeof target);
+    } else if (f->op == DOD_ACC_F32_ADD || f->op == DOD_ACC_F32_MIN ||
+               f->op == DOD_ACC_F32_MAX) {
+        float x, v;
+        memcpy(&x, at, sizeof x);
+        memcpy(&v, f->value, sizeof v);
+        x = acc_f32(f->op, x, v); /* the assignment rounds an x87's wider sum to float */
+        memcpy(at, &x, sizeof x);
+    } else if (f->op == DOD_ACC_F64_ADD) {
+        double x, v;
+        memcpy(&x, at, sizeof x);
+        memcpy(&v, f->value, sizeof v);
+        x = x + v;
+        memcpy(at, &x, sizeof x);
+    } else if (f->op == DOD_ACC_I64_ADD || f->op == DOD_ACC_U64_ADD) {
+        uint64_t x, v;
+        memcpy(&x, at, sizeof x);
+        memcpy(&v, f->value, sizeof v);
+        x += v;
+        memcpy(at, &x, sizeof x);
     } else {
-        ap->result.skipped++;
+        uint32_t x, v;
+        memcpy(&x, at, sizeof x);
+        memcpy(&v, f->value, sizeof v);
+        x = acc_u32(f->op, x, v);
+        memcpy(at, &x, sizeof x);
+    }
+}
+
+static void apply_field(apply_state *ap, dod_entity e, const dod__cmd *c, const dod_cmds *cb)
+{
+    unsigned char *to = apply_target_elem(ap, e, c, 0);
+    if (to) {
+        dod__cmd_field f;
+        memcpy(&f, dod__cmd_payload(c), sizeof f);
+        apply_field_value(to, &f, cb);
     }
 }
 
@@ -7564,7 +8001,7 @@ static void fetch_row(const dod_world *w, const dod__cmd *c)
         return;
     unsigned char *block = p->blocks[b];
     uint32_t scale = dod__world_scale(p, b);
-    if (c->op == DOD__CMD_SET) {
+    if (c->op == DOD__CMD_SET || c->op == DOD__CMD_FIELD) {
         const dod__world_field *f = &p->fields[c->id];
         if (f->offset)
             DOD__PREFETCH(dod__world_elem(block, f->offset, scale, row, f->size));
@@ -7627,32 +8064,34 @@ static void apply_buffer(apply_state *ap, dod_cmds *cb)
             e = cb->spawned[(uint32_t)e.bits];
         switch (c->op) {
         case DOD__CMD_DESPAWN: apply_despawn(ap, e); break;
-        case DOD__CMD_MOVE: apply_move(ap, e, c->id); break;
-        default: apply_set(ap, e, c); break;
+        case DOD__CMD_SET: apply_set(ap, e, c); break;
+        case DOD__CMD_FIELD: apply_field(ap, e, c, cb); break;
+        default: apply_change(ap, e, c); break;
         }
     }
 }
 
-dod_status dod_world_apply(dod_world *w, dod_cmds *buffers, uint32_t n_buffers,
-                           dod_apply_result *result)
+/* dod_world_apply and dod_world_apply_ptrs (`call`, named by refusals), once their arguments
+ * are checked. */
+static dod_status apply_list(dod_world *w, const dod__cmds_list *buffers,
+                             dod_apply_result *result, const char *call)
 {
-    DOD__REFUSE_IF(!w, DOD_E_INVALID);
-    DOD__WORLD_REFUSE_BUSY(w, "dod_world_apply");
-    DOD__REFUSE_IF(!buffers && n_buffers > 0, DOD_E_INVALID);
-    for (uint32_t b = 0; b < n_buffers; ++b)
-        DOD__REFUSE_IF(!apply_same_declaration(w, &buffers[b]), DOD_E_INVALID);
+    (void)call; /* a release build names no call */
+    for (uint32_t b = 0; b < buffers->n; ++b)
+        DOD__REFUSE_IF_IN(call, !apply_same_declaration(w, dod__cmds_at(buffers, b)),
+                          DOD_E_INVALID);
     const uint32_t n_archetypes = w->n_archetypes;
     apply_state ap;
     memset(&ap.result, 0, sizeof ap.result);
     ap.w = w;
     for (uint32_t i = 0; i < n_archetypes; ++i)
         ap.kept[i] = w->arch[i].n_blocks;
-    dod_status st = apply_reserve(w, buffers, n_buffers);
+    dod_status st = apply_reserve(w, buffers);
     if (st != DOD_OK)
         return st;
     w->keep_blocks = 1;
-    for (uint32_t b = 0; b < n_buffers; ++b)
-        apply_buffer(&ap, &buffers[b]);
+    for (uint32_t b = 0; b < buffers->n; ++b)
+        apply_buffer(&ap, dod__cmds_at(buffers, b));
     w->keep_blocks = 0;
     for (uint32_t i = 0; i < n_archetypes; ++i)
         if (w->arch[i].n_blocks > ap.kept[i])
@@ -7661,6 +8100,28 @@ dod_status dod_world_apply(dod_world *w, dod_cmds *buffers, uint32_t n_buffers,
         *result = ap.result;
     return DOD_OK;
 }
+
+dod_status dod_world_apply(dod_world *w, dod_cmds *buffers, uint32_t n_buffers,
+                           dod_apply_result *result)
+{
+    DOD__REFUSE_IF(!w, DOD_E_INVALID);
+    DOD__WORLD_REFUSE_BUSY(w, "dod_world_apply");
+    DOD__REFUSE_IF(!buffers && n_buffers > 0, DOD_E_INVALID);
+    dod__cmds_list list = { buffers, NULL, n_buffers };
+    return apply_list(w, &list, result, "dod_world_apply");
+}
+
+dod_status dod_world_apply_ptrs(dod_world *w, dod_cmds *const *buffers, uint32_t n_buffers,
+                                dod_apply_result *result)
+{
+    DOD__REFUSE_IF(!w, DOD_E_INVALID);
+    DOD__WORLD_REFUSE_BUSY(w, "dod_world_apply_ptrs");
+    DOD__REFUSE_IF(!buffers && n_buffers > 0, DOD_E_INVALID);
+    for (uint32_t b = 0; b < n_buffers; ++b)
+        DOD__REFUSE_IF(!buffers[b], DOD_E_INVALID);
+    dod__cmds_list list = { NULL, buffers, n_buffers };
+    return apply_list(w, &list, result, "dod_world_apply_ptrs");
+}
 #undef SLOT_AHEAD
 #undef ROW_AHEAD
 /* ---- end of src/world/world_cmds_apply.c ---- */
@@ -7668,10 +8129,12 @@ dod_status dod_world_apply(dod_world *w, dod_cmds *buffers, uint32_t n_buffers,
 /* ---- src/world/world_cmds_plan.c ---- */
 /* Planning an apply of command buffers (dod__cmds_plan): the most rows each archetype will hold
  * while the commands run, and the entity slots they take. First a bound that counts every
- * spawn and move as if none were skipped, which costs one walk over the buffers that spawn or
- * move; then, only when the bound would cross a fixed capacity, a memory cap or the entity
- * index's limit, the exact figures from a replay of the commands on a shadow of the entity
- * index: a fixed archetype at capacity must accept "despawn 10, spawn 10" in one apply. */
+ * spawn and move as if none were skipped, and every add or remove (whose target depends on
+ * where its entity is when it is reached) as a row into each archetype it may lead to, which
+ * costs one walk over the buffers that spawn or move; then, only when the bound would cross a
+ * fixed capacity, a memory cap or the entity index's limit, the exact figures from a replay of
+ * the commands on a shadow of the entity index: a fixed archetype at capacity must accept
+ * "despawn 10, spawn 10" in one apply. */
 
 /* 1 when archetype a can hold `rows` rows (its capacity or memory cap allows their blocks). */
 static int plan_rows_fit(const dod__world_arch *a, uint64_t rows)
@@ -7679,29 +8142,77 @@ static int plan_rows_fit(const dod__world_arch *a, uint64_t rows)
     return rows <= UINT32_MAX && dod__world_blocks_for_rows(a, rows) <= a->max_blocks;
 }
 
-/* The bound: rows[a] = a's rows now plus every spawn and move into a; *spawns = every spawn.
- * 1 when it fits every archetype and the entity index. */
-static int plan_bound_fits(const dod_world *w, const dod_cmds *buffers, uint32_t n_buffers,
-                           uint64_t *rows, uint64_t *spawns)
+/* Adds and removes of the bound. */
+typedef struct plan_changes {
+    uint64_t add[DOD_WORLD_MAX_COMPONENTS];    /* adds of each component */
+    uint64_t remove[DOD_WORLD_MAX_COMPONENTS]; /* removes */
+    uint64_t sets;                             /* add_n and remove_n */
+} plan_changes;
+
+static void plan_count_change(plan_changes *ch, const dod__cmd *c)
 {
+    if (c->op == DOD__CMD_ADD)
+        ch->add[c->id]++;
+    else if (c->op == DOD__CMD_REMOVE)
+        ch->remove[c->id]++;
+    else
+        ch->sets++;
+}
+
+/* rows[t] += the adds and removes that may take a row to t: those of component c to every
+ * archetype an add (remove) of c leads to from some archetype, add_n and remove_n to all. */
+static void plan_bound_changes(const dod_world *w, const plan_changes *ch, uint64_t *rows)
+{
+    uint32_t n_comp = w->head.n_components;
+    for (uint32_t c = 0; c < n_comp; ++c) {
+        if (ch->add[c] == 0 && ch->remove[c] == 0)
+            continue;
+        unsigned char seen[DOD_WORLD_MAX_ARCHETYPES] = { 0 }; /* each target counted once */
+        for (uint32_t a = 0; a < w->n_archetypes; ++a) {
+            uint32_t t = w->toggle[(size_t)a * n_comp + c];
+            if (t == a || seen[t])
+                continue;
+            seen[t] = 1; /* an add leads to an archetype having c, a remove to one lacking it */
+            rows[t] += dod__bit_test(w->arch[t].comp_bits, c) ? ch->add[c] : ch->remove[c];
+        }
+    }
+    for (uint32_t a = 0; a < w->n_archetypes; ++a)
+        rows[a] += ch->sets;
+}
+
+/* The bound: rows[a] = a's rows now plus every spawn and move into a and every add and remove
+ * that may lead to a; *spawns = every spawn. 1 when it fits every archetype and the index. */
+static int plan_bound_fits(const dod_world *w, const dod__cmds_list *buffers, uint64_t *rows,
+                           uint64_t *spawns)
+{
+    plan_changes ch;
+    int changed = 0;
     *spawns = 0;
     for (uint32_t i = 0; i < w->n_archetypes; ++i)
         rows[i] = w->arch[i].n_rows;
-    for (uint32_t b = 0; b < n_buffers; ++b) {
-        const dod_cmds *cb = &buffers[b];
+    for (uint32_t b = 0; b < buffers->n; ++b) {
+        const dod_cmds *cb = dod__cmds_at(buffers, b);
         *spawns += cb->n_spawns;
         if (cb->n_spawns == 0 && cb->n_moves == 0)
-            continue; /* despawns and sets add no row */
-        if (cb->n_moves == 0) { /* each spawn's archetype, one byte a spawn: no walk */
+            continue; /* despawns, sets and field commands add no row */
+        if (cb->n_moves == 0) { /* each spawn's archetype, two bytes a spawn: no walk */
             for (uint32_t k = 0; k < cb->n_spawns; ++k)
-                rows[cb->spawn_arch[k]]++;
+                rows[cb->spawn_arch[k] & 0xFFu]++;
             continue;
         }
         for (const dod__cmd *c = dod__cmds_first(cb), *end = dod__cmds_end(cb); c != end;
              c = dod__cmd_next(c))
-            if (c->op == DOD__CMD_SPAWN || c->op == DOD__CMD_MOVE)
+            if (c->op == DOD__CMD_SPAWN || c->op == DOD__CMD_MOVE) {
                 rows[c->id]++;
+            } else if (dod__cmd_moves(c->op)) {
+                if (!changed) /* the counts are cleared once, when the first one comes */
+                    memset(&ch, 0, sizeof ch);
+                changed = 1;
+                plan_count_change(&ch, c);
+            }
     }
+    if (changed)
+        plan_bound_changes(w, &ch, rows);
     for (uint32_t i = 0; i < w->n_archetypes; ++i)
         if (!plan_rows_fit(&w->arch[i], rows[i]))
             return 0;
@@ -7799,12 +8310,11 @@ static void replay_release_slot(plan_replay *r, uint32_t index, uint32_t state)
 
 /* Replay every command's effect on the slots and the row counts; peak[a] = the most rows a
  * held. DOD_E_OVERFLOW when the spawns pass the index's limit. */
-static dod_status replay_run(plan_replay *r, const dod_cmds *buffers, uint32_t n_buffers,
-                             uint64_t *peak)
+static dod_status replay_run(plan_replay *r, const dod__cmds_list *buffers, uint64_t *peak)
 {
     uint64_t base = 0; /* the buffer's first spawn in r->handles */
-    for (uint32_t b = 0; b < n_buffers; ++b) {
-        const dod_cmds *cb = &buffers[b];
+    for (uint32_t b = 0; b < buffers->n; ++b) {
+        const dod_cmds *cb = dod__cmds_at(buffers, b);
         if (cb->n_bytes == 0)
             continue;
         uint64_t *first = r->handles + base, *spawned = first; /* this buffer's spawns */
@@ -7817,25 +8327,29 @@ static dod_status replay_run(plan_replay *r, const dod_cmds *buffers, uint32_t n
                     peak[c->id] = r->rows[c->id];
                 continue;
             }
-            if (c->op == DOD__CMD_SET)
-                continue;
+            if (c->op != DOD__CMD_DESPAWN && !dod__cmd_moves(c->op))
+                continue; /* sets and field commands */
             dod_entity e = dod__cmd_entity(c);
             uint64_t bits = e.bits;
             if (dod__cmds_provisional(e))
                 bits = first[(uint32_t)bits];
             uint32_t state = 0, index = replay_live_slot(r, bits, &state);
             uint32_t from = state >> DOD__WORLD_GEN_BITS;
-            if (index == UINT32_MAX || (c->op == DOD__CMD_MOVE && from == c->id))
-                continue; /* skipped, or a move that stays */
-            r->rows[from]--;
+            if (index == UINT32_MAX)
+                continue; /* skipped */
             if (c->op == DOD__CMD_DESPAWN) {
+                r->rows[from]--;
                 replay_release_slot(r, index, state);
                 continue;
             }
+            uint32_t to = dod__cmd_target(r->w, c, from);
+            if (to == UINT32_MAX || to == from)
+                continue; /* missing, or a change that stays */
+            r->rows[from]--;
             uint32_t gen = state & DOD__WORLD_GEN_MASK;
-            replay_set_state(r, index, gen | (uint32_t)c->id << DOD__WORLD_GEN_BITS);
-            if (++r->rows[c->id] > peak[c->id])
-                peak[c->id] = r->rows[c->id];
+            replay_set_state(r, index, gen | to << DOD__WORLD_GEN_BITS);
+            if (++r->rows[to] > peak[to])
+                peak[to] = r->rows[to];
         }
         base += cb->n_spawns;
     }
@@ -7843,12 +8357,12 @@ static dod_status replay_run(plan_replay *r, const dod_cmds *buffers, uint32_t n
 }
 
 /* The exact figures: rows[a] = a's peak, *new_slots = the slots the spawns add to the index. */
-static dod_status plan_exact(const dod_world *w, const dod_cmds *buffers, uint32_t n_buffers,
+static dod_status plan_exact(const dod_world *w, const dod__cmds_list *buffers,
                              uint64_t n_spawns, uint64_t *rows, uint64_t *new_slots)
 {
     uint64_t n_commands = 0;
-    for (uint32_t b = 0; b < n_buffers; ++b)
-        n_commands += buffers[b].n_commands;
+    for (uint32_t b = 0; b < buffers->n; ++b)
+        n_commands += dod__cmds_at(buffers, b)->n_commands;
     /* Each command puts at most one slot in the table: at least twice that many entries. */
     size_t entries = 16;
     while (entries < 2 * n_commands && entries <= SIZE_MAX / 4)
@@ -7879,7 +8393,7 @@ static dod_status plan_exact(const dod_world *w, const dod_cmds *buffers, uint32
     memset(r.keys, 0, entries * sizeof *r.keys);
     for (uint32_t i = 0; i < w->n_archetypes; ++i)
         rows[i] = r.rows[i] = w->arch[i].n_rows;
-    dod_status st = replay_run(&r, buffers, n_buffers, rows);
+    dod_status st = replay_run(&r, buffers, rows);
     *new_slots = r.n_slots - w->head.n_slots;
     dod__free(&w->alloc, scratch, bytes);
     if (st != DOD_OK)
@@ -7889,16 +8403,16 @@ static dod_status plan_exact(const dod_world *w, const dod_cmds *buffers, uint32
     return DOD_OK;
 }
 
-dod_status dod__cmds_plan(const dod_world *w, const dod_cmds *buffers, uint32_t n_buffers,
-                          uint64_t *rows, uint32_t *slot_spawns)
+dod_status dod__cmds_plan(const dod_world *w, const dod__cmds_list *buffers, uint64_t *rows,
+                          uint32_t *slot_spawns)
 {
     uint64_t n_spawns;
-    if (plan_bound_fits(w, buffers, n_buffers, rows, &n_spawns)) {
+    if (plan_bound_fits(w, buffers, rows, &n_spawns)) {
         *slot_spawns = (uint32_t)n_spawns; /* fits: at most the free slots plus the limit */
         return DOD_OK;
     }
     uint64_t new_slots;
-    dod_status st = plan_exact(w, buffers, n_buffers, n_spawns, rows, &new_slots);
+    dod_status st = plan_exact(w, buffers, n_spawns, rows, &new_slots);
     if (st == DOD_OK) /* as many spawns as take every free slot and then the new ones */
         *slot_spawns = (uint32_t)(new_slots + w->n_free);
     return st;
@@ -8034,7 +8548,9 @@ dod_status dod_world_copy_with(dod_world *dst, const dod_world *src,
     DOD__REFUSE_IF(!dod__exec_usable(exec), DOD_E_INVALID);
     if (dst == src)
         return DOD_OK;
-    DOD__REFUSE_IF(!dod__world_same_declaration(dst, src), DOD_E_INVALID);
+    char why[160];
+    if (dod__world_declaration_differs(dst, src, "dst", "src", why, sizeof why))
+        return DOD__REPORT_IN("dod_world_copy", DOD_E_INVALID, why);
     uint32_t blocks[DOD_WORLD_MAX_ARCHETYPES];
     for (uint32_t i = 0; i < src->n_archetypes; ++i)
         blocks[i] = src->arch[i].n_open;
@@ -8101,6 +8617,7 @@ dod_status dod_world_touch(dod_world *w, uint32_t archetype, uint32_t component)
  * value, so that "may this be applied to that world" is one comparison (command buffers, and
  * world snapshots and files); the component names' hashes and the archetypes' declared blocks
  * the world file's directory records. */
+#include <stdio.h>
 
 /* FNV-1a over v's 8 bytes, least significant first: the same value on every platform. */
 static uint64_t declaration_mix(uint64_t h, uint64_t v)
@@ -8159,6 +8676,65 @@ uint64_t dod__world_declaration_of(const dod_world_desc *d)
         h = declaration_mix(h, b.memory_cap);
     }
     return h;
+}
+
+/* Write "what [at] is x in an, y in bn" into why (when not NULL; at UINT32_MAX: no number)
+ * and return 1. */
+static int differs_in(char *why, size_t cap, const char *what, uint32_t at, uint64_t x,
+                      uint64_t y, const char *an, const char *bn)
+{
+    char num[16] = "";
+    if (at != UINT32_MAX)
+        (void)snprintf(num, sizeof num, " %u", at);
+    if (why && cap)
+        (void)snprintf(why, cap, "another declaration: %s%s is %llu in %s, %llu in %s", what,
+                       num, (unsigned long long)x, an, (unsigned long long)y, bn);
+    return 1;
+}
+
+int dod__world_declaration_differs(const dod_world *a, const dod_world *b, const char *an,
+                                   const char *bn, char *why, size_t cap)
+{
+    if (a->head.n_components != b->head.n_components)
+        return differs_in(why, cap, "the component count", UINT32_MAX, a->head.n_components,
+                          b->head.n_components, an, bn);
+    for (uint32_t c = 0; c < a->head.n_components; ++c) {
+        if (a->comp_size[c] != b->comp_size[c])
+            return differs_in(why, cap, "the size of component", c, a->comp_size[c],
+                              b->comp_size[c], an, bn);
+        if (a->comp_align[c] != b->comp_align[c])
+            return differs_in(why, cap, "the alignment of component", c, a->comp_align[c],
+                              b->comp_align[c], an, bn);
+        if (a->comp_name[c] != b->comp_name[c])
+            return differs_in(why, cap, "the name hash of component", c, a->comp_name[c],
+                              b->comp_name[c], an, bn);
+    }
+    if (a->n_archetypes != b->n_archetypes)
+        return differs_in(why, cap, "the archetype count", UINT32_MAX, a->n_archetypes,
+                          b->n_archetypes, an, bn);
+    for (uint32_t i = 0; i < a->n_archetypes; ++i) {
+        const dod__world_arch *x = &a->arch[i], *y = &b->arch[i];
+        if (x->n_cols != y->n_cols)
+            return differs_in(why, cap, "the component count of archetype", i, x->n_cols,
+                              y->n_cols, an, bn);
+        for (uint32_t k = 0; k < x->n_cols; ++k)
+            if (x->cols[k].comp != y->cols[k].comp)
+                return differs_in(why, cap, "a component of archetype", i, x->cols[k].comp,
+                                  y->cols[k].comp, an, bn);
+        if (x->fixed != y->fixed || (x->fixed && x->rows0 != y->rows0))
+            return differs_in(why, cap, "the capacity (0: chunked) of archetype", i,
+                              x->fixed ? x->rows0 : 0, y->fixed ? y->rows0 : 0, an, bn);
+        if (x->decl.block_bytes != y->decl.block_bytes)
+            return differs_in(why, cap, "block_bytes of archetype", i, x->decl.block_bytes,
+                              y->decl.block_bytes, an, bn);
+        if (x->decl.first_block_bytes != y->decl.first_block_bytes)
+            return differs_in(why, cap, "first_block_bytes of archetype", i,
+                              x->decl.first_block_bytes, y->decl.first_block_bytes, an, bn);
+        if (x->decl.memory_cap != y->decl.memory_cap)
+            return differs_in(why, cap, "memory_cap (bytes) of archetype", i,
+                              x->decl.memory_cap, y->decl.memory_cap, an, bn);
+    }
+    return 0;
 }
 /* ---- end of src/world/world_declaration.c ---- */
 
@@ -8740,21 +9316,26 @@ uint32_t dod__world_file_max_rows(const dod__world_arch *a)
 
 /* ---- src/world/world_frames.c ---- */
 /* Frames whose slots each hold a world: the frames object of dod/frame.h with a world created
- * per slot as its payload, for snapshots handed to reader threads. */
+ * per slot as its payload, for snapshots handed to reader threads; created from a live world,
+ * every slot's world holds (and with DOD_WORLD_PREFAULT has touched) what the live one holds. */
 
-dod_status dod_world_frames_create(dod_frames **frames, uint32_t n_slots,
-                                   const dod_world_desc *desc)
+/* dod_world_frames_create (like NULL) and dod_world_frames_create_from; `call` names it. */
+static dod_status frames_create(dod_frames **frames, uint32_t n_slots, const dod_world_desc *desc,
+                                const dod_world *like, const char *call)
 {
-    DOD__REFUSE_IF(!frames, DOD_E_INVALID);
-    DOD__REFUSE_IF(!desc, DOD_E_INVALID);
-    DOD__REFUSE_IF(n_slots < 2 || n_slots > DOD_FRAME_MAX_SLOTS, DOD_E_RANGE);
-    void *worlds[DOD_FRAME_MAX_SLOTS];
+    void *worlds[DOD_FRAME_MAX_SLOTS] = { NULL };
     uint32_t made = 0;
     dod_status st = DOD_OK;
+    char why[160];
     for (; made < n_slots && st == DOD_OK; ++made) {
         dod_world *w = NULL;
         st = dod_world_create(&w, desc);
         worlds[made] = w;
+        if (st == DOD_OK && like && made == 0 &&
+            dod__world_declaration_differs(w, like, "desc", "live", why, sizeof why))
+            st = DOD__REPORT_IN(call, DOD_E_INVALID, why);
+        if (st == DOD_OK && like)
+            st = dod__world_reserve_like(w, like);
     }
     if (st == DOD_OK)
         st = dod_frames_create(frames, n_slots, worlds, desc->alloc);
@@ -8762,6 +9343,25 @@ dod_status dod_world_frames_create(dod_frames **frames, uint32_t n_slots,
         for (uint32_t s = 0; s < made; ++s)
             dod_world_destroy((dod_world *)worlds[s]);
     return st;
+}
+
+dod_status dod_world_frames_create(dod_frames **frames, uint32_t n_slots,
+                                   const dod_world_desc *desc)
+{
+    DOD__REFUSE_IF(!frames, DOD_E_INVALID);
+    DOD__REFUSE_IF(!desc, DOD_E_INVALID);
+    DOD__REFUSE_IF(n_slots < 2 || n_slots > DOD_FRAME_MAX_SLOTS, DOD_E_RANGE);
+    return frames_create(frames, n_slots, desc, NULL, "dod_world_frames_create");
+}
+
+dod_status dod_world_frames_create_from(dod_frames **frames, uint32_t n_slots,
+                                        const dod_world_desc *desc, const dod_world *live)
+{
+    DOD__REFUSE_IF(!frames, DOD_E_INVALID);
+    DOD__REFUSE_IF(!desc, DOD_E_INVALID);
+    DOD__REFUSE_IF(!live, DOD_E_INVALID);
+    DOD__REFUSE_IF(n_slots < 2 || n_slots > DOD_FRAME_MAX_SLOTS, DOD_E_RANGE);
+    return frames_create(frames, n_slots, desc, live, "dod_world_frames_create_from");
 }
 
 void dod_world_frames_destroy(dod_frames *frames)
@@ -9520,7 +10120,8 @@ dod_status dod_world_index_build(dod_csr *index, const dod_world *w,
  *     no slot, no row);
  *   - from memory into any other world: a pass that only checks, in place, then the room is
  *     installed and a second pass copies without checking again;
- *   - from any other stream: the file is staged in memory first, then as from memory. */
+ *   - from any other stream: the file is staged in memory first, then as from memory.
+ * A load desc's handle fields are given the world's tag last, once the contents are w's. */
 
 typedef struct load_source {
     FILE *f;                /* NULL: memory */
@@ -9891,10 +10492,50 @@ static dod_status load_start(load_pass *p, dod_world *w, FILE *f, const unsigned
     return st == DOD_OK ? load_directory(p) : st;
 }
 
+/* The handle fields of a load desc: each within its component, unknown flags refused. */
+static dod_status load_desc_check(const dod_world *w, const dod_world_load_desc *d)
+{
+    if (!d)
+        return DOD_OK;
+    DOD__REFUSE_IF_IN("dod_world_load", d->flags != 0, DOD_E_INVALID);
+    DOD__REFUSE_IF_IN("dod_world_load", !d->handles && d->n_handles > 0, DOD_E_INVALID);
+    for (uint32_t h = 0; h < d->n_handles; ++h) {
+        const dod_world_handle_field *f = &d->handles[h];
+        DOD__REFUSE_IF_IN("dod_world_load", f->component >= w->head.n_components, DOD_E_RANGE);
+        DOD__REFUSE_IF_IN("dod_world_load",
+                          (uint64_t)f->offset + sizeof(dod_entity) > w->comp_size[f->component],
+                          DOD_E_RANGE);
+    }
+    return DOD_OK;
+}
+
+/* Give every non-null handle in d's fields of every loaded row w's tag (bits 48..63). */
+static void load_retag(dod_world *w, const dod_world_load_desc *d)
+{
+    const uint64_t keep = ((uint64_t)1 << 48) - 1, tag = (uint64_t)w->head.tag_hi << 32;
+    for (uint32_t h = 0; d && h < d->n_handles; ++h)
+        for (uint32_t i = 0; i < w->n_archetypes; ++i) {
+            const dod__world_arch *a = &w->arch[i];
+            uint32_t col = dod__world_col_of(a, d->handles[h].component);
+            if (col == UINT32_MAX)
+                continue;
+            size_t size = a->cols[col].size;
+            for (uint32_t b = 0; b < dod__world_used_blocks(a); ++b) {
+                unsigned char *at = dod__world_column(a, b, col) + d->handles[h].offset;
+                for (uint32_t r = dod__world_block_rows(a, b); r > 0; --r, at += size) {
+                    uint64_t v;
+                    memcpy(&v, at, sizeof v);
+                    v = v ? (v & keep) | tag : 0;
+                    memcpy(at, &v, sizeof v);
+                }
+            }
+        }
+}
+
 /* One pass that checks and writes into a room prepared for it: for a world without slots,
  * whose held memory nothing shows. */
 static dod_status load_into_room(dod_world *w, FILE *f, const unsigned char *header,
-                                 const unsigned char *rest)
+                                 const unsigned char *rest, const dod_world_load_desc *desc)
 {
     load_pass p;
     dod__world_room room;
@@ -9910,24 +10551,24 @@ static dod_status load_into_room(dod_world *w, FILE *f, const unsigned char *hea
     }
     dod__world_install_room(w, &room);
     load_commit(&p);
+    load_retag(w, desc);
     return DOD_OK;
 }
 
-dod_status dod_world_load_mem(dod_world *w, const void *buf, size_t size)
+/* dod_world_load_mem_with, its arguments checked (a staged stream comes here). */
+static dod_status load_mem(dod_world *w, const void *buf, size_t size,
+                           const dod_world_load_desc *desc)
 {
-    DOD__REFUSE_IF(!w, DOD_E_INVALID);
-    DOD__WORLD_REFUSE_BUSY(w, "dod_world_load_mem");
-    DOD__REFUSE_IF(!buf, DOD_E_INVALID);
     const unsigned char *b = (const unsigned char *)buf;
-    DOD__REFUSE_IF(size < DOD__WORLD_FILE_HEADER_BYTES, DOD_E_CORRUPT);
+    DOD__REFUSE_IF_IN("dod_world_load_mem", size < DOD__WORLD_FILE_HEADER_BYTES, DOD_E_CORRUPT);
     dod__world_file_layout l;
     dod_status st = dod__world_file_header_decode(w, b, &l);
     if (st != DOD_OK)
         return st;
-    DOD__REFUSE_IF(l.file_bytes != size, DOD_E_CORRUPT);
+    DOD__REFUSE_IF_IN("dod_world_load_mem", l.file_bytes != size, DOD_E_CORRUPT);
     const unsigned char *rest = b + DOD__WORLD_FILE_HEADER_BYTES;
     if (w->head.n_slots == 0)
-        return load_into_room(w, NULL, b, rest);
+        return load_into_room(w, NULL, b, rest, desc);
     /* The world has entities to keep until every check passed: check in place first. */
     load_pass p;
     st = load_start(&p, w, NULL, b, rest, 1);
@@ -9944,17 +10585,36 @@ dod_status dod_world_load_mem(dod_world *w, const void *buf, size_t size)
     dod__world_install_room(w, &room);
     (void)load_body(&p); /* checked bytes into memory that is there: cannot fail */
     load_commit(&p);
+    load_retag(w, desc);
     return DOD_OK;
 }
 
-dod_status dod_world_load(dod_world *w, FILE *f)
+dod_status dod_world_load_mem_with(dod_world *w, const void *buf, size_t size,
+                                   const dod_world_load_desc *desc)
+{
+    DOD__REFUSE_IF(!w, DOD_E_INVALID);
+    DOD__WORLD_REFUSE_BUSY(w, "dod_world_load_mem");
+    DOD__REFUSE_IF(!buf, DOD_E_INVALID);
+    dod_status st = load_desc_check(w, desc);
+    return st == DOD_OK ? load_mem(w, buf, size, desc) : st;
+}
+
+dod_status dod_world_load_mem(dod_world *w, const void *buf, size_t size)
+{
+    return dod_world_load_mem_with(w, buf, size, NULL);
+}
+
+dod_status dod_world_load_with(dod_world *w, FILE *f, const dod_world_load_desc *desc)
 {
     DOD__REFUSE_IF(!w, DOD_E_INVALID);
     DOD__WORLD_REFUSE_BUSY(w, "dod_world_load");
     DOD__REFUSE_IF(!f, DOD_E_INVALID);
+    dod_status st = load_desc_check(w, desc);
+    if (st != DOD_OK)
+        return st;
     long left = dod__file_remaining(f); /* measured first: seeking discards what stdio buffered */
     unsigned char header[DOD__WORLD_FILE_HEADER_BYTES];
-    dod_status st = dod__file_read_exact(f, header, sizeof header);
+    st = dod__file_read_exact(f, header, sizeof header);
     if (st != DOD_OK)
         return st;
     dod__world_file_layout l;
@@ -9964,16 +10624,21 @@ dod_status dod_world_load(dod_world *w, FILE *f)
     DOD__REFUSE_IF(left >= 0 && (uint64_t)left < l.file_bytes, DOD_E_CORRUPT);
     DOD__REFUSE_IF(l.file_bytes > SIZE_MAX, DOD_E_OVERFLOW); /* real, but too big for this host */
     if (left >= 0 && w->head.n_slots == 0)
-        return load_into_room(w, f, header, NULL);
+        return load_into_room(w, f, header, NULL, desc);
     unsigned char *buf;
     size_t cap;
     st = dod__file_read_staged(f, &w->alloc, header, sizeof header, (size_t)l.file_bytes,
                                left >= 0, &buf, &cap);
     if (st == DOD_OK) {
-        st = dod_world_load_mem(w, buf, (size_t)l.file_bytes);
+        st = load_mem(w, buf, (size_t)l.file_bytes, desc);
         dod__free(&w->alloc, buf, cap);
     }
     return st;
+}
+
+dod_status dod_world_load(dod_world *w, FILE *f)
+{
+    return dod_world_load_with(w, f, NULL);
 }
 /* ---- end of src/world/world_load.c ---- */
 
@@ -10566,10 +11231,10 @@ static int system_matches(const dod__sched_system *sys, uint32_t archetype)
     return dod__query_matches(&sys->query, archetype);
 }
 
-/* 1 when sys runs in its phase's one pass (the schedule fuses, and sys is not sequential). */
+/* 1 when sys runs in its phase's one pass (the schedule fuses, and sys is parallel). */
 static int in_one_pass(const dod_schedule *s, const dod__sched_system *sys)
 {
-    return s->fused && !(sys->flags & DOD_SYSTEM_SEQUENTIAL);
+    return s->fused && (sys->flags & DOD_SYSTEM_PARALLEL);
 }
 
 /* 1 when some system of phase p that runs in the one pass matches archetype k. */
@@ -10608,7 +11273,7 @@ static uint64_t count_tasks_of_phase(const dod_schedule *s, const dod_world *w, 
 }
 
 /* Where a phase's tasks and jobs are being written. A job is consecutive tasks of one pass
- * holding at most task_rows rows together, or every task of a sequential system. */
+ * holding at most task_rows rows together, or every task of a system that is not parallel. */
 typedef struct task_writer {
     dod_schedule *s;
     uint32_t n_tasks, n_jobs;
@@ -10678,7 +11343,7 @@ static uint32_t fill_tasks_of_phase(dod_schedule *s, const dod_world *w, uint32_
         if (in_one_pass(s, sys))
             continue;
         uint32_t index = 0;
-        start_pass(&tw, (sys->flags & DOD_SYSTEM_SEQUENTIAL) != 0);
+        start_pass(&tw, (sys->flags & DOD_SYSTEM_PARALLEL) == 0);
         for (uint32_t k = 0; k < n_arch; ++k)
             if (system_matches(sys, k))
                 write_tasks(&tw, w, i, k, &index);
@@ -10690,6 +11355,7 @@ typedef struct sched_run_ctx {
     dod_schedule *s;    /* a job writes only its own status and buffers */
     const dod_world *w;
     uint32_t phase, n_jobs;
+    const void *frame;  /* the run's frame argument */
 } sched_run_ctx;
 
 /* One call of system i over a task's rows, as its task number `index`, in job j. */
@@ -10707,6 +11373,7 @@ static void run_system(const sched_run_ctx *c, uint32_t i, const dod__sched_task
     t.typed_fn = sys->typed_fn;
     t.system = i;
     t.task = index;
+    t.frame = c->frame;
     sys->fn(&t);
 }
 
@@ -10786,22 +11453,39 @@ static void stamp_writes(const dod_schedule *s, dod_world *w, uint32_t p)
     }
 }
 
+/* The first failure of a phase's jobs, in job order: a status a system reported (t->status),
+ * else a record one of the job's buffers refused (dod_cmds_status, in system order), so a
+ * system need not check each dod_cmds_* call. */
+static dod_status phase_failure(const dod_schedule *s, uint32_t n_jobs, uint32_t n_buffers)
+{
+    uint32_t recorders = n_jobs ? n_buffers / n_jobs : 0;
+    for (uint32_t j = 0; j < n_jobs; ++j) {
+        if (s->jobs[j].status != DOD_OK)
+            return s->jobs[j].status;
+        for (uint32_t r = 0; r < recorders; ++r) {
+            dod_status st = dod_cmds_status(&s->buffers[(size_t)r * n_jobs + j]);
+            if (st != DOD_OK)
+                return st;
+        }
+    }
+    return DOD_OK;
+}
+
 /* Run phase p's systems and apply what they recorded (in buffer order: system by system, then
  * job by job); *sum gains what the apply did. */
 static dod_status run_phase(dod_schedule *s, dod_world *w, uint32_t p, const dod_executor *exec,
-                            dod_apply_result *sum)
+                            const void *frame, dod_apply_result *sum)
 {
     uint32_t n_jobs = 0, n_buffers = 0;
     dod_status st = plan_sched_phase(s, w, p, &n_jobs, &n_buffers);
     if (st != DOD_OK)
         return st;
     stamp_writes(s, w, p);
-    sched_run_ctx c = { s, w, p, n_jobs };
+    sched_run_ctx c = { s, w, p, n_jobs, frame };
     w->in_systems = 1; /* a debug build refuses direct structural calls meanwhile */
     dod__exec_run(exec, n_jobs, run_sched_job, &c);
     w->in_systems = 0;
-    for (uint32_t j = 0; j < n_jobs && st == DOD_OK; ++j)
-        st = s->jobs[j].status; /* the first a system reported, in job order */
+    st = phase_failure(s, n_jobs, n_buffers);
     if (n_buffers == 0)
         return st;
     /* On a failure the world is as it was before the apply, and the commands are dropped. */
@@ -10814,22 +11498,37 @@ static dod_status run_phase(dod_schedule *s, dod_world *w, uint32_t p, const dod
     return st;
 }
 
-dod_status dod_schedule_run(dod_schedule *s, dod_world *w, const dod_executor *exec,
-                            dod_apply_result *result)
+/* Both runs: `call` names the one the caller made in a debug build's report. */
+static dod_status run_schedule(dod_schedule *s, dod_world *w, const dod_executor *exec,
+                               const void *frame, dod_apply_result *result, const char *call)
 {
-    DOD__REFUSE_IF(!s || !w, DOD_E_INVALID);
-    DOD__REFUSE_IF(w != s->world || w->head.tag_hi != s->tag_hi, DOD_E_INVALID);
-    DOD__REFUSE_IF(!dod__exec_usable(exec), DOD_E_INVALID);
-    DOD__WORLD_REFUSE_BUSY(w, "dod_schedule_run");
+    (void)call; /* a build without reports does not name it */
+    DOD__REFUSE_IF_IN(call, !s || !w, DOD_E_INVALID);
+    DOD__REFUSE_IF_IN(call, w != s->world || w->head.tag_hi != s->tag_hi, DOD_E_INVALID);
+    DOD__REFUSE_IF_IN(call, !dod__exec_usable(exec), DOD_E_INVALID);
+    DOD__WORLD_REFUSE_BUSY(w, call);
     dod_apply_result sum = { 0, 0, 0 };
     dod_status st = DOD_OK;
     for (uint32_t p = 0; p < s->n_phases && st == DOD_OK; ++p) {
         const dod__sched_system *first = &s->systems[s->phase_first[p]];
-        st = first->step ? first->step(w, exec, first->ctx) : run_phase(s, w, p, exec, &sum);
+        st = first->step ? first->step(w, exec, first->ctx)
+                         : run_phase(s, w, p, exec, frame, &sum);
     }
     if (result)
         *result = sum;
     return st;
+}
+
+dod_status dod_schedule_run(dod_schedule *s, dod_world *w, const dod_executor *exec,
+                            dod_apply_result *result)
+{
+    return run_schedule(s, w, exec, NULL, result, "dod_schedule_run");
+}
+
+dod_status dod_schedule_run_with(dod_schedule *s, dod_world *w, const dod_executor *exec,
+                                 const void *frame, dod_apply_result *result)
+{
+    return run_schedule(s, w, exec, frame, result, "dod_schedule_run_with");
 }
 /* ---- end of src/world/world_run.c ---- */
 
@@ -11086,7 +11785,9 @@ dod_status dod_world_save_mem(const dod_world *w, void *buf, size_t size)
 /* The schedule: its systems validated and copied, grouped into phases at create; destroy and
  * introspection. Running it is src/world/world_run.c. */
 
-#define KNOWN_FLAGS (DOD_SYSTEM_COMMANDS | DOD_SYSTEM_SEQUENTIAL | DOD_SYSTEM_NEW_PHASE)
+#define KNOWN_FLAGS                                                                            \
+    (DOD_SYSTEM_COMMANDS | DOD_SYSTEM_SEQUENTIAL | DOD_SYSTEM_NEW_PHASE | DOD_SYSTEM_PARALLEL)
+#define BOTH_SPLITS (DOD_SYSTEM_SEQUENTIAL | DOD_SYSTEM_PARALLEL)
 #define KNOWN_SCHEDULE_FLAGS DOD_SCHEDULE_PASS_PER_SYSTEM
 
 static int sched_overlap(const uint64_t *a, const uint64_t *b)
@@ -11130,6 +11831,7 @@ static dod_status take_system_desc(const dod_world *w, const dod_system_desc *d,
     DOD__REFUSE_IF(!d->writes && d->n_writes > 0, DOD_E_INVALID);
     DOD__REFUSE_IF(!d->reads && d->n_reads > 0, DOD_E_INVALID);
     DOD__REFUSE_IF(d->flags & ~KNOWN_FLAGS, DOD_E_INVALID);
+    DOD__REFUSE_IF((d->flags & BOTH_SPLITS) == BOTH_SPLITS, DOD_E_INVALID);
     uint64_t all[DOD__SCHED_WORDS] = { 0 }, none[DOD__SCHED_WORDS] = { 0 };
     uint64_t writes[DOD__SCHED_WORDS] = { 0 }, lookups[DOD__SCHED_WORDS] = { 0 };
     dod_status st = sched_bits_of(w, d->all, d->n_all, all);
@@ -11252,6 +11954,7 @@ uint32_t dod_schedule_phase_of(const dod_schedule *s, uint32_t system)
     return s && system < s->n_systems ? s->systems[system].phase : UINT32_MAX;
 }
 #undef KNOWN_FLAGS
+#undef BOTH_SPLITS
 #undef KNOWN_SCHEDULE_FLAGS
 /* ---- end of src/world/world_schedule.c ---- */
 
@@ -11458,7 +12161,8 @@ void dod__world_discard_slots(const dod_world *w, uint64_t *fresh, uint32_t fres
 
 /* ---- src/world/world_transitions.c ---- */
 /* Adding and removing one component: the archetype each (archetype, component) pair leads to,
- * worked out once at create from the declared component sets, then a lookup and a move. */
+ * worked out once at create from the declared component sets, then a lookup and a move. Adding
+ * and removing several at once, and the archetype of a set: a scan of the declared sets. */
 
 enum { SET_WORDS = DOD_WORLD_MAX_COMPONENTS / 64 };
 
@@ -11517,11 +12221,88 @@ static int has(const dod__world_arch *a, uint32_t component)
     return dod__bit_test(a->comp_bits, component);
 }
 
-/* Add (want 1) or remove (want 0) `component`; refusals name `call`, the public function. */
-static dod_status change(dod_world *w, dod_entity e, uint32_t component, int want,
-                         const char *call)
+uint32_t dod__world_toggle_target(const dod_world *w, uint32_t from, uint32_t component, int add)
+{
+    if (has(&w->arch[from], component) == add)
+        return from;
+    uint32_t to = w->toggle[(size_t)from * w->head.n_components + component];
+    return to == from ? UINT32_MAX : to;
+}
+
+/* The one archetype whose set is `set`, or UINT32_MAX (none, or several). O(archetypes). */
+static uint32_t archetype_of_set(const dod_world *w, const uint64_t *set)
+{
+    uint32_t found = UINT32_MAX;
+    for (uint32_t a = 0; a < w->n_archetypes; ++a)
+        if (same_set(w->arch[a].comp_bits, set)) {
+            if (found != UINT32_MAX)
+                return UINT32_MAX;
+            found = a;
+        }
+    return found;
+}
+
+uint32_t dod__world_set_target(const dod_world *w, uint32_t from, const uint64_t *set, int add)
+{
+    uint64_t want[SET_WORDS];
+    const uint64_t *now = w->arch[from].comp_bits;
+    for (uint32_t k = 0; k < SET_WORDS; ++k)
+        want[k] = add ? now[k] | set[k] : now[k] & ~set[k];
+    return same_set(want, now) ? from : archetype_of_set(w, want);
+}
+
+dod_status dod__world_set_of(const dod_world *w, const uint32_t *components, uint32_t n,
+                             uint64_t *set, const char *call)
 {
     (void)call; /* a release build names no call */
+    DOD__REFUSE_IF_IN(call, !components && n > 0, DOD_E_INVALID);
+    memset(set, 0, SET_WORDS * sizeof *set);
+    for (uint32_t i = 0; i < n; ++i) {
+        DOD__REFUSE_IF_IN(call, components[i] >= w->head.n_components, DOD_E_RANGE);
+        dod__bit_set(set, components[i]);
+    }
+    return DOD_OK;
+}
+
+dod_status dod_world_archetype_for(const dod_world *w, const uint32_t *components, uint32_t n,
+                                   uint32_t *archetype)
+{
+    DOD__REFUSE_IF(!w || !archetype, DOD_E_INVALID);
+    uint64_t set[SET_WORDS];
+    dod_status st = dod__world_set_of(w, components, n, set, "dod_world_archetype_for");
+    if (st != DOD_OK)
+        return st;
+    uint32_t a = archetype_of_set(w, set);
+    if (a == UINT32_MAX)
+        return DOD__FAIL(DOD_E_UNDECLARED, "no single declared archetype has exactly the set");
+    *archetype = a;
+    return DOD_OK;
+}
+
+/* What DOD_E_UNDECLARED says, [several components][add]. */
+static const char *const UNDECLARED[2][2] = {
+    { "no single declared archetype has e's set minus component",
+      "no single declared archetype has e's set plus component" },
+    { "no single declared archetype has e's set minus the components",
+      "no single declared archetype has e's set plus the components" },
+};
+
+/* Move e to `to`, where a change from its archetype `from` leads (UINT32_MAX: undeclared;
+ * `from`: nothing to do); refusals name `call`. */
+static dod_status change_to(dod_world *w, dod_entity e, uint32_t from, uint32_t to,
+                            const char *call, const char *undeclared)
+{
+    (void)call;
+    (void)undeclared;
+    if (to == UINT32_MAX)
+        return DOD__FAIL_IN(call, DOD_E_UNDECLARED, undeclared);
+    return to == from ? DOD_OK : dod_world_move(w, e, to);
+}
+
+/* Add (add 1) or remove (add 0) `component`; refusals name `call`, the public function. */
+static dod_status change(dod_world *w, dod_entity e, uint32_t component, int add,
+                         const char *call)
+{
     DOD__REFUSE_IF_IN(call, !w, DOD_E_INVALID);
     DOD__WORLD_REFUSE_BUSY(w, call);
     DOD__REFUSE_IF_IN(call, component >= w->head.n_components, DOD_E_RANGE);
@@ -11529,14 +12310,8 @@ static dod_status change(dod_world *w, dod_entity e, uint32_t component, int wan
     if (!s)
         return DOD__FAIL_IN(call, DOD_E_NOT_FOUND, "e is not alive in w");
     uint32_t from = dod__world_slot_arch(*s);
-    if (has(&w->arch[from], component) == want)
-        return DOD_OK;
-    uint32_t to = w->toggle[(size_t)from * w->head.n_components + component];
-    if (to == from)
-        return DOD__FAIL_IN(call, DOD_E_UNDECLARED,
-                            want ? "no single declared archetype has e's set plus component"
-                                 : "no single declared archetype has e's set minus component");
-    return dod_world_move(w, e, to);
+    uint32_t to = dod__world_toggle_target(w, from, component, add);
+    return change_to(w, e, from, to, call, UNDECLARED[0][add]);
 }
 
 dod_status dod_world_add(dod_world *w, dod_entity e, uint32_t component)
@@ -11547,6 +12322,34 @@ dod_status dod_world_add(dod_world *w, dod_entity e, uint32_t component)
 dod_status dod_world_remove(dod_world *w, dod_entity e, uint32_t component)
 {
     return change(w, e, component, 0, "dod_world_remove");
+}
+
+/* Add (add 1) or remove (add 0) components[0 .. n - 1] in one move. */
+static dod_status change_n(dod_world *w, dod_entity e, const uint32_t *components, uint32_t n,
+                           int add, const char *call)
+{
+    DOD__REFUSE_IF_IN(call, !w, DOD_E_INVALID);
+    DOD__WORLD_REFUSE_BUSY(w, call);
+    uint64_t set[SET_WORDS];
+    dod_status st = dod__world_set_of(w, components, n, set, call);
+    if (st != DOD_OK)
+        return st;
+    const uint64_t *s = dod__world_resolve(w, e);
+    if (!s)
+        return DOD__FAIL_IN(call, DOD_E_NOT_FOUND, "e is not alive in w");
+    uint32_t from = dod__world_slot_arch(*s);
+    uint32_t to = dod__world_set_target(w, from, set, add);
+    return change_to(w, e, from, to, call, UNDECLARED[1][add]);
+}
+
+dod_status dod_world_add_n(dod_world *w, dod_entity e, const uint32_t *components, uint32_t n)
+{
+    return change_n(w, e, components, n, 1, "dod_world_add_n");
+}
+
+dod_status dod_world_remove_n(dod_world *w, dod_entity e, const uint32_t *components, uint32_t n)
+{
+    return change_n(w, e, components, n, 0, "dod_world_remove_n");
 }
 /* ---- end of src/world/world_transitions.c ---- */
 

@@ -132,8 +132,11 @@ DOD_API const char *dod_status_str(dod_status status);
  * The call is the public function the check belongs to, or, for a check shared by several
  * calls (an allocation that grows storage, ...), the library's private helper that made it;
  * the text is cut at 255 bytes. So a DOD_E_INVALID from a desc with eight checks says which
- * one. In a release build of the library the reports are compiled out: the hook is stored but
- * never called, and a refusal costs nothing more than returning its status. A status that is a
+ * one. In a release build of the library the reports are compiled out, and a refusal costs
+ * nothing more than returning its status, but for a copy refused for another declaration
+ * (dod_world_copy, dod_world_copy_with, dod_world_frames_create_from), whose report names the
+ * first difference in every build: a program may meet it only in release, with no other way
+ * to learn which field differs. A status that is a
  * normal answer, not a refusal, is never reported: dod_frames_acquire before the first publish
  * (DOD_E_STATE: nothing to read yet) and dod_frames_begin while readers hold every other slot
  * (DOD_E_BUSY: the writer skips a frame), which a game meets every frame at start-up or under
@@ -1845,6 +1848,28 @@ DOD_API dod_status dod_world_move(dod_world *w, dod_entity e, uint32_t archetype
 DOD_API dod_status dod_world_add(dod_world *w, dod_entity e, uint32_t component);
 DOD_API dod_status dod_world_remove(dod_world *w, dod_entity e, uint32_t component);
 
+/* The declared archetype whose component set is exactly components[0 .. n - 1] (a duplicate
+ * id counts once; n == 0 is the empty set, an archetype of ids only) into *archetype: the
+ * lookup a game needs to move an entity to the archetype of a set it builds. O(archetypes).
+ * Errors (*archetype untouched): DOD_E_INVALID (w or archetype NULL; components NULL with
+ * n > 0), DOD_E_RANGE (an id >= n_components), DOD_E_UNDECLARED (no declared archetype, or
+ * more than one, has exactly that set). Thread safety: reads the declaration only. */
+DOD_API dod_status dod_world_archetype_for(const dod_world *w, const uint32_t *components,
+                                           uint32_t n, uint32_t *archetype);
+
+/* Add components[0 .. n - 1] to e, or remove them, in one move (as dod_world_move) to the
+ * declared archetype whose set is exactly e's plus, or minus, them: no intermediate set has to
+ * be declared (adding four components one at a time would pass through three). The added
+ * components are zeroed; those e has, or lacks, already change nothing; a duplicate id counts
+ * once; nothing to change (or n == 0) is a no-op (DOD_OK). O(archetypes) for the lookup, then
+ * a move. Invalidates as dod_world_move.
+ * Errors (world unchanged): as dod_world_add, and DOD_E_INVALID (components NULL with n > 0),
+ * DOD_E_RANGE (an id >= n_components). */
+DOD_API dod_status dod_world_add_n(dod_world *w, dod_entity e, const uint32_t *components,
+                                   uint32_t n);
+DOD_API dod_status dod_world_remove_n(dod_world *w, dod_entity e, const uint32_t *components,
+                                      uint32_t n);
+
 /* Component `component` of e: a pointer into its column, valid until e is despawned or moved
  * or a despawn or move swaps another row into e's place. O(1), no hashing, no allocation.
  * NULL when w is NULL, e is not alive in w, or its archetype has no such component.
@@ -1888,6 +1913,39 @@ DOD_API uint32_t dod_world_block(const dod_world *w, uint32_t archetype, uint32_
 /* Bytes of memory the world holds: blocks (spares too), block lists, the entity index and the
  * world itself (0 for NULL). */
 DOD_API size_t dod_world_bytes(const dod_world *w);
+
+/* Make room for `rows` rows of `archetype` in all (not `rows` more): the blocks they need and
+ * an entity index with room for rows - count more entities, allocated now, so the spawns (or a
+ * copy) that bring the archetype to `rows` rows allocate nothing. A fixed archetype holds its
+ * capacity from create: rows <= capacity reserves only the entity index. With
+ * DOD_WORLD_PREFAULT in the world's desc what this call allocates is also written to, a byte
+ * every 4096, so the first spawns or copies into it fault no page (else they fault a page every
+ * 4 KiB: the cost of a first copy into a fresh frame, dod_world_frames_create_from).
+ * All or nothing. The blocks stay the archetype's as spares do: a despawn or move that empties
+ * the archetype's end block gives back every block past the next one, reserved or not
+ * (dod_world_despawn). Moves no row: pointers and iterators stay valid. When the blocks and the
+ * entity index already have that room, allocates nothing (DOD_OK).
+ * Errors (world unchanged, nothing leaked): DOD_E_INVALID (w NULL), DOD_E_RANGE (archetype >=
+ * n_archetypes), DOD_E_FULL (a fixed archetype's rows > capacity; a chunked one whose blocks
+ * for `rows` would pass its memory cap), DOD_E_OVERFLOW (an entity index past 2^32 - 1
+ * slots), DOD_E_NOMEM.
+ * Thread safety: exclusive access to w, as dod_world_spawn. */
+DOD_API dod_status dod_world_reserve(dod_world *w, uint32_t archetype, uint32_t rows);
+
+/* The bytes of blocks that `rows` rows of archetype `archetype` of a world created from desc
+ * take, into *bytes: for a chunked archetype the blocks 0 .. k - 1 that hold them (block 0
+ * and its growth as dod_world_create lays them out, whatever the desc's memory_cap), so
+ * memory_cap = *bytes lets the archetype hold `rows` rows (and the rest of the last block's)
+ * and no more; 0 for 0 rows. For a fixed archetype its one block, whatever rows <= capacity.
+ * The entity index (8 bytes a slot) and the world itself are not counted (dod_world_bytes
+ * counts everything a world holds). O(components + archetypes): the desc is checked as create
+ * checks it. Allocates nothing.
+ * Errors (*bytes untouched): DOD_E_INVALID (desc or bytes NULL), DOD_E_RANGE (archetype >=
+ * n_archetypes), DOD_E_FULL (a fixed archetype's rows > capacity), DOD_E_OVERFLOW (the bytes do
+ * not fit size_t), and every error dod_world_create finds in desc (reported as its).
+ * Thread safety: reads desc only. */
+DOD_API dod_status dod_world_rows_bytes(const dod_world_desc *desc, uint32_t archetype,
+                                        uint32_t rows, size_t *bytes);
 
 /* A query: the archetypes that have every component of `all` and none of `none`, matched
  * once by dod_query_init. A small fixed-size struct the caller owns; its fields are private. */
@@ -2107,9 +2165,10 @@ static inline void *dod__world_field_at(const dod_world_iter *it, uint32_t compo
 /* ---- include/dod/world_cmds.h ---- */
 /* dod/world_cmds.h: command buffers for the world (see docs/world.md, "Command buffers").
  *
- * A command buffer records structural changes (spawn, despawn, move, set a component) while
- * the world is being read or iterated, and dod_world_apply carries them out later, at a sync
- * point, in a deterministic order:
+ * A command buffer records structural changes (spawn, despawn, move, add or remove components,
+ * set a component, combine a value into a field, link to an entity) while the world is being
+ * read or iterated, and dod_world_apply carries them out later, at a sync point, in a
+ * deterministic order:
  *
  *     dod_cmds cb;                                  one per worker or per task
  *     dod_cmds_init(&cb, w, NULL);
@@ -2122,6 +2181,8 @@ static inline void *dod__world_field_at(const dod_world_iter *it, uint32_t compo
  *     dod_world_apply(w, &cb, 1, &result);          all or nothing
  *     dod_entity real = dod_cmds_resolve(&cb, wreck);
  *     dod_cmds_clear(&cb);                          reuse: the capacity stays
+ *     ...
+ *     dod_cmds_destroy(&cb);                        (dod_cmds_free is the same call)
  *
  * What a buffer is bound to. dod_cmds_init binds a buffer to a world's declaration (its
  * components and archetypes, which never change after create): recording checks commands
@@ -2133,26 +2194,40 @@ static inline void *dod__world_field_at(const dod_world_iter *it, uint32_t compo
  * Provisional handles. A spawn returns a provisional handle: generation 0xFFFE (even, so it
  * never resolves in any world: dod_world_get, alive, despawn and move refuse it like a forged
  * handle), the buffer's 16-bit tag where a world's tag would be, and the spawn's ordinal in
- * the buffer as the index. Later commands of the same buffer may name it (set, move,
- * despawn); apply gives each spawn a real handle, in apply order, and those commands act on
- * it. After the apply, dod_cmds_resolve maps a provisional handle to the real one. Do not
- * store provisional handles in components: the world never sees them rewritten; resolve them
- * after the apply. Buffer tags come from a process-wide counter (like world tags), so two
+ * the buffer as the index. Later commands of the same buffer may name it (every command but a
+ * spawn); apply gives each spawn a real handle, in apply order, and those commands act on it.
+ * After the apply, dod_cmds_resolve maps a provisional handle to the real one. Do not store
+ * provisional handles in components with dod_cmds_set or through a pointer: the world never
+ * sees them rewritten. dod_cmds_set_entity writes a handle into a component at apply, a
+ * provisional one of the same buffer rewritten to the real one (a spawned squad naming its
+ * spawned leader). Buffer tags come from a process-wide counter (like world tags), so two
  * buffers made 65536 apart share a tag: a provisional handle of one would then be taken as the
  * other's when its ordinal is in range.
  *
- * What is refused when it is recorded (the buffer unchanged, nothing allocated): an unknown
- * archetype or component (DOD_E_RANGE), a set whose size is not the component's, a NULL value,
- * a provisional handle that is not one of this buffer's spawns, a set on a provisional handle
- * whose archetype (its spawn's, after the moves recorded since) lacks the component
- * (DOD_E_INVALID), the null handle (DOD_E_NOT_FOUND, as dod_world_despawn). Real handles are
- * not checked against the world: recording reads nothing of it.
+ * What is refused when it is recorded (the commands unchanged, nothing allocated; the sticky
+ * status below remembers it): an unknown archetype or component (DOD_E_RANGE), a set whose
+ * size is not the component's, a NULL value, a provisional handle that is not one of this
+ * buffer's spawns, a set, accumulate or
+ * set_entity on a live provisional handle whose archetype (its spawn's, after the moves, adds
+ * and removes recorded since) lacks the component (DOD_E_INVALID), an add or remove on a live
+ * provisional handle whose resulting set no single declared archetype has (DOD_E_UNDECLARED),
+ * the null handle (DOD_E_NOT_FOUND, as dod_world_despawn). A provisional handle the buffer
+ * already despawned is not checked: its commands are recorded, then skipped at apply (as on a
+ * real handle). Real handles are not checked against the world: recording reads nothing of it.
+ * Changed (issue 26): a set on a provisional handle the buffer despawned was refused
+ * (DOD_E_INVALID) when its archetype lacked the component; it is now recorded and skipped.
+ *
+ * Sticky failure: a record call that fails (every call below that takes a dod_cmds and records,
+ * not reserve) leaves the buffer's commands unchanged but remembers its status, the first one
+ * since the last clear, for dod_cmds_status: a system records many commands and checks once.
  *
  * What apply skips: a command whose entity is not alive when the command is reached (stale,
  * from another world, or despawned by an earlier command of the same apply) is skipped and
  * counted, not an error: two systems that both kill a unit in one frame are normal, and the
- * second despawn has nothing left to do. A set on an entity whose archetype lacks the
- * component when it is reached (a move recorded earlier took it away) is counted as missing.
+ * second despawn has nothing left to do. A set, accumulate or set_entity on an entity whose
+ * archetype lacks the component when it is reached (an earlier command took it away), and an
+ * add or remove whose resulting set no single declared archetype has (the rule of
+ * dod_world_add, DOD_E_UNDECLARED there), are counted as missing and change nothing.
  *
  * Thread safety: recording into different buffers on different threads at once is safe, and
  * safe while other threads read or iterate the world (recording reads only its declaration).
@@ -2166,7 +2241,7 @@ static inline void *dod__world_field_at(const dod_world_iter *it, uint32_t compo
 extern "C" {
 #endif
 
-/* A command buffer: a plain struct the caller owns (dod_cmds_init / dod_cmds_free). */
+/* A command buffer: a plain struct the caller owns (dod_cmds_init / dod_cmds_destroy). */
 typedef struct dod_cmds {
     /* all fields private */
     const dod_world *world;     /* the declaration recorded against (read while recording) */
@@ -2177,12 +2252,15 @@ typedef struct dod_cmds {
     unsigned char *records;     /* the byte stream of records, 8-byte aligned */
     size_t n_bytes, bytes_cap;
     dod_entity *spawned;        /* spawn ordinal -> the real handle its last apply gave */
-    unsigned char *spawn_arch;  /* spawn ordinal -> its archetype after the recorded moves */
+    uint16_t *spawn_arch;       /* spawn ordinal -> its archetype after the recorded moves,
+                                   adds and removes, 0x100 added once it is despawned */
     uint32_t n_spawns, spawns_cap; /* spawned and spawn_arch are one allocation */
     uint32_t n_commands;
-    uint32_t n_moves;           /* apply skips planning for a buffer of despawns and sets */
+    uint32_t n_moves;           /* moves, adds and removes: apply skips planning without them
+                                   (despawns, sets and field commands add no row) */
     uint32_t tag_hi;            /* a provisional handle's high half: tag << 16 | 0xFFFE */
     int applied;                /* spawned holds the last apply's handles, nothing since */
+    dod_status status;          /* the first failure of a record call since the last clear */
 } dod_cmds;
 
 /* What an apply did, per command. */
@@ -2190,8 +2268,27 @@ typedef struct dod_apply_result {
     uint32_t applied; /* commands carried out (a move to the archetype the entity is in too) */
     uint32_t skipped; /* commands on an entity not alive when reached (stale, foreign,
                          despawned earlier in this apply) */
-    uint32_t missing; /* sets on an entity whose archetype lacks the component when reached */
+    uint32_t missing; /* sets, accumulates and set_entity on an entity whose archetype lacks
+                         the component when reached; adds and removes to an undeclared set */
 } dod_apply_result;
+
+/* How dod_cmds_accumulate combines its value v into a field x, by the field's type: ADD x + v
+ * (integers wrap, as unsigned arithmetic; floats round as one IEEE-754 addition), MIN / MAX
+ * the smaller / larger (floats: x stays when either is NaN), OR the bits of both. */
+typedef enum dod_acc {
+    DOD_ACC_I32_ADD,
+    DOD_ACC_U32_ADD,
+    DOD_ACC_I64_ADD,
+    DOD_ACC_U64_ADD,
+    DOD_ACC_F32_ADD,
+    DOD_ACC_F64_ADD,
+    DOD_ACC_I32_MIN,
+    DOD_ACC_I32_MAX,
+    DOD_ACC_F32_MIN,
+    DOD_ACC_F32_MAX,
+    DOD_ACC_U32_OR,
+    DOD_ACC_COUNT /* not an operation: the number of them */
+} dod_acc;
 
 /* Bind cb to w's declaration and to an allocator for its memory (NULL = the heap; for arena
  * memory pass dod_arena_allocator(&arena), whose free does nothing), and take the buffer's tag
@@ -2202,18 +2299,26 @@ typedef struct dod_apply_result {
 DOD_API dod_status dod_cmds_init(dod_cmds *cb, const dod_world *w, const dod_allocator *alloc);
 
 /* Return every byte cb holds to its allocator; cb stays bound and initialised, empty, its
- * provisional handles forgotten. NULL: no-op. */
+ * provisional handles and its status forgotten (it may record again). NULL: no-op.
+ * dod_cmds_destroy is the same call, named like every other object's end; dod_cmds_free stays
+ * (the name of an earlier contract). */
+DOD_API void dod_cmds_destroy(dod_cmds *cb);
 DOD_API void dod_cmds_free(dod_cmds *cb);
 
-/* Forget the commands and the provisional handles, keep the memory: recording the same
- * number of commands again allocates nothing. NULL: no-op. */
+/* Forget the commands, the provisional handles and the sticky status (DOD_OK again), keep the
+ * memory: recording the same number of commands again allocates nothing. NULL: no-op. */
 DOD_API void dod_cmds_clear(dod_cmds *cb);
 
+/* The first failure of a record call on cb since it was initialised or last cleared, DOD_OK
+ * when none (and for NULL). A system records without checking each call and returns this. */
+DOD_API dod_status dod_cmds_status(const dod_cmds *cb);
+
 /* Make room for n_commands more commands, any of them spawns, carrying payload_bytes more
- * component bytes in all (each spawn with values carries its archetype's row, each set its
- * component), so that recording them allocates nothing. Room is 16 bytes a command and up to 7
- * of padding (a record's payload is rounded up to 8 bytes), the payload, and 9 bytes a command
- * for the handles of the spawns among them.
+ * component bytes in all (each spawn with values carries its archetype's row, each set and add
+ * with a value its component, each add_n and remove_n 32 bytes, each accumulate and set_entity
+ * 16), so that recording them allocates nothing. Room is 16 bytes a command and up to 7 of
+ * padding (a record's payload is rounded up to 8 bytes), the payload, and 10 bytes a command
+ * for the handles and archetypes of the spawns among them.
  * Errors (cb unchanged): DOD_E_INVALID (cb NULL), DOD_E_OVERFLOW (the room does not fit
  * size_t, or more than 2^32 - 1 commands), DOD_E_NOMEM. */
 DOD_API dod_status dod_cmds_reserve(dod_cmds *cb, uint32_t n_commands, size_t payload_bytes);
@@ -2239,7 +2344,8 @@ DOD_API dod_status dod_cmds_spawn(dod_cmds *cb, uint32_t archetype, const void *
 DOD_API dod_status dod__cmds_spawn_row(dod_cmds *cb, uint32_t archetype, size_t row_bytes,
                                        dod_entity *out, unsigned char **payload);
 
-/* Record a despawn of e (a real handle, or a provisional one of cb).
+/* Record a despawn of e (a real handle, or a provisional one of cb: commands recorded on it
+ * afterwards are not checked, and are skipped at apply).
  * Errors (cb unchanged): DOD_E_INVALID (cb NULL; e a provisional handle not of cb's spawns),
  * DOD_E_NOT_FOUND (e null), DOD_E_OVERFLOW (2^32 - 1 commands), DOD_E_NOMEM. */
 DOD_API dod_status dod_cmds_despawn(dod_cmds *cb, dod_entity e);
@@ -2250,16 +2356,64 @@ DOD_API dod_status dod_cmds_move(dod_cmds *cb, dod_entity e, uint32_t archetype)
 
 /* Record a write of `size` bytes from value (copied now) to e's component `component`.
  * Errors (cb unchanged): as dod_cmds_despawn, and DOD_E_INVALID (value NULL; size not the
- * component's; e provisional and its archetype lacking the component), DOD_E_RANGE (component
- * >= the declaration's n_components). */
+ * component's; e a live provisional handle, not despawned by cb, whose archetype lacks the
+ * component), DOD_E_RANGE (component >= the declaration's n_components). */
 DOD_API dod_status dod_cmds_set(dod_cmds *cb, dod_entity e, uint32_t component,
                                 const void *value, size_t size);
+
+/* Record an add of `component` to e (as dod_world_add when applied, through the same
+ * transition table) with value (size bytes, the component's, copied now; NULL: the added
+ * component zeroed, or left as it was when e has it; with a value it is written either way).
+ * dod_cmds_remove records a remove (as dod_world_remove). At apply, a resulting set that no
+ * single declared archetype has is counted as missing; on a live provisional handle the set is
+ * known now and refused. Soldier -> corpse in one command: dod_cmds_remove(cb, e, VELOCITY).
+ * Errors (cb unchanged): as dod_cmds_despawn, and DOD_E_RANGE (component >= n_components),
+ * DOD_E_INVALID (size not the component's), DOD_E_UNDECLARED (e a live provisional handle and
+ * no single declared archetype has its set plus, or minus, the component). */
+DOD_API dod_status dod_cmds_add(dod_cmds *cb, dod_entity e, uint32_t component,
+                                const void *value, size_t size);
+DOD_API dod_status dod_cmds_remove(dod_cmds *cb, dod_entity e, uint32_t component);
+
+/* Record an add (remove) of components[0 .. n - 1] at once (as dod_world_add_n, _remove_n):
+ * one move, through no intermediate set; the added components zeroed. A duplicate id counts
+ * once; n == 0 records a command that changes nothing. Undeclared sets as dod_cmds_add.
+ * Errors (cb unchanged): as dod_cmds_add, and DOD_E_INVALID (components NULL with n > 0). */
+DOD_API dod_status dod_cmds_add_n(dod_cmds *cb, dod_entity e, const uint32_t *components,
+                                  uint32_t n);
+DOD_API dod_status dod_cmds_remove_n(dod_cmds *cb, dod_entity e, const uint32_t *components,
+                                     uint32_t n);
+
+/* Record a combine of *value (size bytes, copied now) into the field at byte `offset` of e's
+ * component, by op (dod_acc): at apply, in apply order, the field becomes op(field, value).
+ * Two projectiles hitting one soldier in one frame both count, where two sets would keep the
+ * last: each system records DOD_ACC_F32_ADD of its damage (negative: health goes down), and the
+ * result is byte-identical for any thread count, since apply is sequential and ordered. The
+ * field is read and written with memcpy: any offset is accepted (a packed struct, i686's
+ * 4-byte-aligned doubles). The typed form is DOD_CMDS_ACCUMULATE (dod/world_typed.h).
+ * Errors (cb unchanged): as dod_cmds_set, and DOD_E_INVALID (op not a dod_acc, size not op's
+ * width: 4 or 8), DOD_E_RANGE (offset + size past the component's size). */
+DOD_API dod_status dod_cmds_accumulate(dod_cmds *cb, dod_entity e, uint32_t component,
+                                       size_t offset, dod_acc op, const void *value,
+                                       size_t size);
+
+/* Record a write of the handle `target` into the dod_entity field at byte `offset` of e's
+ * component (memcpy: any offset). At apply a provisional target of cb becomes the real handle
+ * its spawn got in this apply; since a provisional handle exists only once its spawn is
+ * recorded, and spawns apply in order, that spawn has always been carried out when the write
+ * is reached. A real target (or the null handle, to clear a link) is written as it is, alive
+ * or not; a target spawn that was despawned gives its real, dead handle. The typed form is
+ * DOD_CMDS_SET_ENTITY.
+ * Errors (cb unchanged): as dod_cmds_set (on e), DOD_E_INVALID (target a provisional handle
+ * not of cb's spawns), DOD_E_RANGE (offset + 8 past the component's size). */
+DOD_API dod_status dod_cmds_set_entity(dod_cmds *cb, dod_entity e, uint32_t component,
+                                       size_t offset, dod_entity target);
 
 /* Apply buffers[0 .. n_buffers - 1] to w in that order, each in recording order, and count
  * what was done in *result (may be NULL). Spawns take real handles in that order, so the world
  * afterwards depends only on the buffers' contents and order, never on which thread recorded
- * what when. Each buffer is left as it was (its commands kept: clear it to reuse it; applying
- * it again replays it) but for its provisional handles' real ones (dod_cmds_resolve).
+ * what when. Applying does not consume a buffer: each is left as it was (its commands kept:
+ * dod_cmds_clear it to reuse it; applying it again replays every command) but for its
+ * provisional handles' real ones (dod_cmds_resolve). A buffer's sticky status is not read.
  * All or nothing: every block and entity-index slot the commands will need is reserved before
  * anything changes (the peak row count of each archetype during the sequence, so a fixed
  * archetype at capacity accepts "despawn 10, spawn 10" in one apply), and blocks the commands
@@ -2278,6 +2432,13 @@ DOD_API dod_status dod_cmds_set(dod_cmds *cb, dod_entity e, uint32_t component,
  * DOD_E_NOMEM. */
 DOD_API dod_status dod_world_apply(dod_world *w, dod_cmds *buffers, uint32_t n_buffers,
                                    dod_apply_result *result);
+
+/* dod_world_apply of *buffers[0], ..., *buffers[n_buffers - 1]: buffers kept wherever they
+ * live (a system's, a task's), applied by pointer, nothing copied. A buffer may appear twice
+ * (it is then applied twice, its handles the second apply's).
+ * Errors: as dod_world_apply, and DOD_E_INVALID (a NULL entry). */
+DOD_API dod_status dod_world_apply_ptrs(dod_world *w, dod_cmds *const *buffers,
+                                        uint32_t n_buffers, dod_apply_result *result);
 
 /* The real handle a provisional handle of cb got in cb's last apply, O(1); the null handle
  * when e is another buffer's provisional handle, or cb's but cb was not applied since it was
@@ -2307,19 +2468,31 @@ DOD_API dod_entity dod_cmds_resolve(const dod_cmds *cb, dod_entity e);
  * writes and the other reads or writes, lookups included), unless it is flagged
  * DOD_SYSTEM_NEW_PHASE; a step (below) is a phase of its own. A run then, phase by phase: cuts
  * the phase's systems into tasks from the world as it is now, hands them all to the executor at
- * once (systems of a phase run at the same time, and so do the tasks of one system), waits, and
- * applies the commands the phase recorded (dod_world_apply: the buffers of the phase's first
- * recording system in task order, then the next one's). The next phase sees the world those
- * commands made; systems of one phase see the world as the phase began, not each other's
- * commands. (Changed: a system that recorded commands used to close the phase it joined, so
- * the systems after it saw its commands applied; flag such a system DOD_SYSTEM_NEW_PHASE.)
+ * once (systems of a phase run at the same time, and so do the tasks of a DOD_SYSTEM_PARALLEL
+ * system), waits, and applies the commands the phase recorded (dod_world_apply: the buffers of
+ * the phase's first recording system in task order, then the next one's). The next phase sees
+ * the world those commands made; systems of one phase see the world as the phase began, not
+ * each other's commands. (Changed: a system that recorded commands used to close the phase it
+ * joined, so the systems after it saw its commands applied; flag such a system
+ * DOD_SYSTEM_NEW_PHASE.)
  *
- * One pass. The systems of a phase do not conflict, so by default a task covers a range of rows
- * and runs, one after another while those rows are in cache, every system of the phase whose
- * query matches them (in system order): one pass over memory per phase, where a pass per system
- * reads the rows it shares with the others again (DOD_SCHEDULE_PASS_PER_SYSTEM in the schedule
- * desc's flags cuts tasks per system instead). Either way each system sees the same rows and
- * the result is the same, byte for byte.
+ * Parallel systems. By default a system's tasks run in order as one job, on one thread at a
+ * time (the system still runs alongside the other systems of its phase): it may write state
+ * outside the world (a total in its ctx, a framebuffer) without a race. A system flagged
+ * DOD_SYSTEM_PARALLEL promises it writes only its rows and its command buffer, and its tasks are
+ * spread over the executor's threads. (Changed: a system used to be split across threads unless
+ * flagged DOD_SYSTEM_SEQUENTIAL, so one that wrote outside the world raced silently; flecs and
+ * Bevy also run a system's iteration on one thread unless it opts in. DOD_SYSTEM_SEQUENTIAL is
+ * still accepted and is now the default. The cost on the ecs_benchmark frame of seven systems:
+ * docs/world-measurements.md, "The parallel opt-in".)
+ *
+ * One pass. The systems of a phase do not conflict, so by default the DOD_SYSTEM_PARALLEL ones
+ * share one pass: a task covers a range of rows and runs, one after another while those rows are
+ * in cache, every parallel system of the phase whose query matches them (in system order): one
+ * pass over memory per phase, where a pass per system reads the rows it shares with the others
+ * again (DOD_SCHEDULE_PASS_PER_SYSTEM in the schedule desc's flags cuts tasks per system
+ * instead; a system that is not parallel always has a pass of its own). Either way each system
+ * sees the same rows and the result is the same, byte for byte.
  *
  * Steps. A step is a function that takes the world whole between two phases, after the commands
  * of the phase before it are applied, with the run's executor: the place for what is not a
@@ -2331,9 +2504,9 @@ DOD_API dod_entity dod_cmds_resolve(const dod_cmds *cb, dod_entity e);
  * bounds fall on 16-row boundaries (no two tasks write one 64-byte line of a 4-byte
  * component), and a fixed archetype of a million rows, one block, is still many tasks. The
  * executor runs jobs: consecutive tasks batched up to task_rows rows (so the small blocks of a
- * chunked archetype do not cost a dispatch each), and every task of a DOD_SYSTEM_SEQUENTIAL
- * system as one job, in order (such a system runs in its own pass). Tasks, jobs and their
- * command buffers depend only on the world and the schedule, never on the executor or the
+ * chunked archetype do not cost a dispatch each), and every task of a system that is not
+ * DOD_SYSTEM_PARALLEL as one job, in order (such a system runs in its own pass). Tasks, jobs and
+ * their command buffers depend only on the world and the schedule, never on the executor or the
  * thread count.
  *
  * Determinism. Within a phase no system writes what another reads, a task writes only its
@@ -2342,10 +2515,14 @@ DOD_API dod_entity dod_cmds_resolve(const dod_cmds *cb, dod_entity e);
  * buffer per job, in row order, and applied in job order. So the same world, schedule and
  * calls give a byte-identical world (rows, handles, blocks) on a NULL executor, on 1, 2 or N
  * threads, and on an executor that runs the tasks in any order, in one pass or a pass per
- * system. A system breaks this (and
- * races) if it writes through a pointer from dod_world_get, writes anything outside its rows
- * and its buffer (a total, a framebuffer: declare it DOD_SYSTEM_SEQUENTIAL), or reads state
- * another system of its phase writes outside the world.
+ * system. A system breaks this (and races) if it writes through a pointer from dod_world_get,
+ * is flagged DOD_SYSTEM_PARALLEL and writes anything outside its rows and its buffer (a total,
+ * a framebuffer), or reads state another system of its phase writes outside the world.
+ *
+ * Per-frame values. dod_schedule_run_with passes one pointer, the run's `frame` (dt, the tick,
+ * the frame's inputs), to every task of that run (t->frame), so systems need not share a
+ * caller-owned ctx the caller rewrites between runs. Steps do not see it (dod_step_fn is
+ * unchanged: a step gets its values through its ctx).
  *
  * Memory. A schedule holds its systems (152 bytes each, queries included), its task list
  * (24 bytes a task), its job list (12 bytes a job), for one pass a table of 4 bytes per system
@@ -2360,6 +2537,734 @@ DOD_API dod_entity dod_cmds_resolve(const dod_cmds *cb, dod_entity e);
 #ifndef DOD_WORLD_SYSTEMS_H
 #define DOD_WORLD_SYSTEMS_H
 
+/* ---- include/dod/world_typed.h ---- */
+/* dod/world_typed.h: the typed layer of the world, the C form of the seed's templates.
+ * Used through dod/world.h, which includes it after the headers whose calls the generated
+ * functions make (world_core.h, world_cmds.h, world_rows.h, world_index.h, world_io.h); on its
+ * own it only defines macros and includes only dod/base.h.
+ *
+ * A game declares its component types at global scope and lists them once:
+ *     typedef struct position { float x, y; } position;
+ *     typedef struct velocity { float x, y; } velocity;
+ *     typedef struct hitbox   { float x, y, w, h; } hitbox;
+ *     #define GAME_COMPONENTS(C) C(position) C(velocity) C(hitbox)
+ *     #define UNIT(X) X(position) X(velocity) X(hitbox)
+ *     #define WRECK(X) X(position) X(hitbox)
+ *     #define MARKER(X)                               (an archetype of ids only: allowed)
+ *     #define GAME_ARCHETYPES(A) A(unit, UNIT, 4096) A(wreck, WRECK, 0) A(marker, MARKER, 0)
+ *                                        (name, components, capacity: > 0 fixed, 0 chunked)
+ *     DOD_WORLD(game, GAME_COMPONENTS, GAME_ARCHETYPES)          (no trailing semicolon)
+ * and gets, all static inline with no overhead beyond the pointer arithmetic:
+ *     DOD_CID(game, position), DOD_AID(game, unit)   ids, integer constant expressions
+ *     DOD_NCOMPONENTS(game), DOD_NARCHETYPES(game)    their counts (3, 3), likewise
+ *     dod_world_desc game_desc(void)        the desc, pointing at static arrays
+ *     game_create(&w, alloc)                 dod_world_create(&w, game_desc() with alloc)
+ *     game_config  { dod_archetype_desc unit, wreck, marker; }   the archetypes, by name
+ *     game_config game_config_default(void)  the declared ones
+ *     game_create_config(&w, &cfg or NULL, alloc, flags)   create with these archetypes
+ *                                            (NULL: the declared ones) and desc.flags
+ *                                            (DOD_WORLD_PREFAULT or 0). Capacities, block
+ *                                            sizes and caps decided at run time:
+ *         game_config cfg = game_config_default();
+ *         cfg.wreck.capacity = n_wrecks;           (one line per archetype changed)
+ *         cfg.unit.block_bytes = 1u << 20;
+ *         dod_status st = game_create_config(&w, &cfg, NULL, 0);
+ *     game_frames_create_config(&frames, n_slots, &cfg or NULL, alloc, flags)
+ *                                            dod_world_frames_create (dod/world_io.h) of worlds
+ *                                            of the same declaration: frames a world made by
+ *                                            game_create_config can be copied into
+ *     game_desc_config(&cfg, archs)          the desc of cfg's archetypes, written into archs
+ *                                            (DOD_NARCHETYPES(game) entries, which the desc
+ *                                            points at: keep them while the desc is used);
+ *                                            cfg or archs NULL: game_desc()
+ *     per archetype unit:
+ *       game_unit_row   { position position; velocity velocity; hitbox hitbox; }
+ *       game_unit_cols  { uint32_t n;                  rows in the block
+ *                         const dod_entity *entities;  their handles
+ *                         position *position; velocity *velocity; hitbox *hitbox; }
+ *                                                      a column per component, n elements
+ *       game_unit_spawn(w, &row or NULL, &e or NULL)   spawn with the row's values (NULL:
+ *                                                      zeroed), each component written once
+ *       game_unit_spawn_n(w, n, out or NULL)           n rows zeroed (dod_world_spawn_n)
+ *       game_unit_spawn_fill(w, n, &row, out or NULL)  n rows, every one = *row
+ *       game_unit_spawn_rows(w, n, rows, out or NULL)  n rows from an array of n rows
+ *                       (the bulk spawns write each block's columns directly, all or nothing;
+ *                        out: n handles in row order; NULL row / rows: zeroed)
+ *       game_unit_block(w, b, &cols)       block b's columns, 0 once b is past the last
+ *                                          block (O(1) per block)
+ *       game_unit_count(w)                 dod_world_count
+ *       game_move_to_unit(w, e)            dod_world_move to unit
+ *     for an archetype without components (marker): game_marker_row is declared and never
+ *     defined (an ISO C struct needs a member), so every spawn takes NULL for it;
+ *     game_marker_cols is { n, entities }.
+ *       game_unit_cmd_spawn(cb, &row or NULL, &e)   dod_cmds_spawn into a command buffer,
+ *                                                  the row's values (NULL: zeroed)
+ *     per component position:
+ *       position *game_get_position(w, e)          dod_world_get, typed (NULL likewise)
+ *       game_add_position(w, e, &value or NULL)    dod_world_add, then the value written
+ *                                                  (NULL: zeroed, or left as it was when e
+ *                                                  had it); DOD_E_UNDECLARED when no single
+ *                                                  archetype has e's set plus position
+ *       game_remove_position(w, e)                 dod_world_remove
+ *       position *game_row_position(&rows, item)   dod_world_row_get: by row number (an
+ *                                                  index's item, DOD_WORLD_INDEX_ROWS)
+ *       position *game_get_at_position(w, item)    dod_world_get_at: by slot (an index's item)
+ *       DOD_FIELD(&it, game, position)             dod_world_field, typed
+ *       game_cmd_set_position(cb, e, &value)        dod_cmds_set, typed
+ *       game_cmd_add_position(cb, e, &value or NULL), game_cmd_remove_position(cb, e)
+ *                                                  dod_cmds_add / dod_cmds_remove, typed
+ *     DOD_COMPONENT_SET(game, gear, LIST) names a set of components added or removed in one
+ *     move (game_add_gear, game_remove_gear, game_cmd_add_gear, ...; see below), and
+ *     DOD_CMDS_ACCUMULATE / DOD_CMDS_SET_ENTITY record a field's combine or link by name.
+ * The seed's loop is then, with `step` taking restrict pointers so the compiler vectorises it:
+ *     game_unit_cols c;
+ *     for (uint32_t b = 0; game_unit_block(w, b, &c); ++b)
+ *         step(c.n, c.position, c.velocity, dt);
+ *
+ * Typed queries, across archetypes. A query list names components with three callbacks,
+ * W written, R read, X excluded (what an entity must not have), in any order:
+ *     #define MOVERS(W, R, X) W(position) R(velocity) X(frozen)
+ *     DOD_QUERY(game, movers, MOVERS)                  (after DOD_WORLD; no semicolon)
+ * generates:
+ *     game_movers_cols  { uint32_t n; uint32_t archetype; const dod_entity *entities;
+ *                         position *position; const velocity *velocity; }
+ *                       a mutable column per W, a const one per R (writing through it does
+ *                       not compile), none for X; n rows from entities[0] on
+ *     game_movers_query(&q, w)        dod_query_init: all = the W and R items, none = X
+ *     game_movers_begin(&it, w)       the query and dod_world_iter_init in one call
+ *                                     (O(archetypes): the archetypes are matched each time)
+ *     game_movers_next(&it, &c)       dod_world_next, then cols_of: 1, or 0 when done
+ *     game_movers_cols_of(&it, &c)    c from an iterator standing on a block or on part of
+ *                                     one (a schedule's task); 0 when it stands on nothing
+ *     game_movers_writes[], game_movers_reads[], game_movers_excludes[]
+ *                                     the ids of each kind in list order, each array ending
+ *                                     with UINT32_MAX (none is empty in ISO C), and
+ *     game_movers_n_writes, game_movers_n_reads, game_movers_n_excludes   their counts
+ *                                     (enum constants): what a system schedule needs to know
+ *                                     what a system writes and reads
+ * so a system's body reads like the seed's loop:
+ *     dod_world_iter it;
+ *     game_movers_cols c;
+ *     for (game_movers_begin(&it, w); game_movers_next(&it, &c);)
+ *         step(c.n, c.position, c.velocity, dt);
+ * A list of X items only, or an empty one, is allowed: its cols carry n, archetype and
+ * entities (every entity without the X components; every entity). A query's name must not
+ * be an archetype's name (both make P_<name>_cols).
+ *
+ * Rules. Component types are named by a plain identifier that is also the member name (a
+ * `position position;` member), declared at global scope: in C++ the generated structs refer
+ * to them as `::position`, since a member of the same name would change the meaning of the
+ * type's name inside the struct. A world has at least one component and one archetype. The
+ * lists may be built from other lists (`#define ENTITY_B(X) ENTITY_C(X) X(velocity)`) as long
+ * as each list macro expands to invocations of its callback (or to nothing).
+ *
+ * How the prefix reaches the generated names: the user's lists pass bare names, and a list's
+ * callback cannot carry a third party's argument. So DOD_WORLD hands the archetype and
+ * component lists a callback that emits its arguments followed by an unmatched `)`, and puts
+ * `DOD__W_ARCH_A(P, ` in front: each item then closes one call that carries P, and that call
+ * opens the next one (two macros alternate, since a macro cannot expand inside itself) until
+ * it reads the end marker DOD__W_END. A query list's items do the same, carrying their kind
+ * (DOD__WQ_IDS(P, LIST, kind) gives the ids of one kind: a second generator can reuse it).
+ * Ids need no prefix inside a list: DOD_CID is the offset of a member in a struct of one char
+ * per component (table_typed.h's trick), and the generated functions reach it through a
+ * local typedef. Whether an archetype's list is empty is decided by the preprocessor: its
+ * items expand to `~, 1,`, and the second of what follows is 1 or the 0 placed after them. */
+#ifndef DOD_WORLD_TYPED_H
+#define DOD_WORLD_TYPED_H
+
+#include <stddef.h>
+#include <string.h>
+
+#ifdef __cplusplus
+#  define DOD__W_T(type) ::type
+#  define DOD__W_ALIGNOF(type) alignof(type)
+#else
+#  define DOD__W_T(type) type
+#  define DOD__W_ALIGNOF(type) _Alignof(type)
+#endif
+
+/* Component and archetype ids: offsets in structs of one char per name; their counts: sizes
+ * of char arrays of one element per name (exact: an array has no padding). */
+#define DOD_CID(P, name) ((uint32_t)offsetof(P##_cidx, name))
+#define DOD_AID(P, name) ((uint32_t)offsetof(P##_aidx, name))
+#define DOD_NCOMPONENTS(P) ((uint32_t)sizeof(((P##_counts *)0)->components))
+#define DOD_NARCHETYPES(P) ((uint32_t)sizeof(((P##_counts *)0)->archetypes))
+#define DOD_FIELD(it, P, name) ((DOD__W_T(name) *)dod_world_field((it), DOD_CID(P, name)))
+
+/* Generated data a program does not use must not warn either (DOD__GENERATED's habit). */
+#if defined(__GNUC__) || defined(__clang__)
+#  define DOD__W_DATA static __attribute__((unused))
+#else
+#  define DOD__W_DATA static
+#endif
+
+/* Callbacks for component lists (X(name)) and archetype lists (A(name, F, cap)). */
+#define DOD__W_CHAR(name) char name;
+#define DOD__W_ACHAR(name, F, cap) char name;
+/* Counting: a list of these, then 0, adds up to its items (a term is not an expression). */
+#define DOD__W_ONE(name) 1 +         /* NOLINT(bugprone-macro-parentheses) */
+#define DOD__W_AONE(name, F, cap) 1 + /* NOLINT(bugprone-macro-parentheses) */
+#define DOD__W_SKIP(name)
+/* A member's name cannot be parenthesised, hence the NOLINTs. */
+#define DOD__W_MEMBER(name) DOD__W_T(name) name;   /* NOLINT(bugprone-macro-parentheses) */
+#define DOD__W_PTR(name) DOD__W_T(name) *name;     /* NOLINT(bugprone-macro-parentheses) */
+#define DOD__W_CPTR(name) const DOD__W_T(name) *name; /* NOLINT(bugprone-macro-parentheses) */
+#define DOD__W_ADESC_MEMBER(name, F, cap) dod_archetype_desc name;
+#define DOD__W_CID_LOCAL(name) (uint32_t)offsetof(dod__w_cidx, name),
+#define DOD__W_CDESC(name) { #name, sizeof(DOD__W_T(name)), DOD__W_ALIGNOF(DOD__W_T(name)) },
+#define DOD__W_ACOMPS(name, F, cap)                                                            \
+    static const uint32_t dod__w_comps_##name[] = { F(DOD__W_CID_LOCAL) UINT32_MAX };
+#define DOD__W_ADESC(name, F, cap)                                                             \
+    { #name, dod__w_comps_##name,                                                              \
+      (uint32_t)(sizeof dod__w_comps_##name / sizeof(uint32_t) - 1u), (uint32_t)(cap), 0u, 0u, \
+      0u },
+#define DOD__W_CONFIG_GET(name, F, cap) c.name = d.archetypes[i++];
+#define DOD__W_CONFIG_PUT(name, F, cap) archs[i++] = cfg->name;
+#define DOD__W_FILL(name) out->name = (DOD__W_T(name) *)cols[k++];
+#define DOD__W_INIT(name)                                                                      \
+    memcpy(dod__world_elem(block, fields[offsetof(dod__w_cidx, name)].offset, scale, row,         \
+                           sizeof init->name),                                                 \
+           &init->name, sizeof init->name);
+/* Bulk spawns: `run` rows of column `name` from row r of block c written with one value, a
+ * line's worth of copies of it at a time (64 bytes or more: a loop of plain stores of one
+ * element ran 1.9 - 2.6x memset on the development VM, this one 1.3 - 1.8x); or row i_ of
+ * every column from one row struct. */
+#define DOD__W_FILL_RUN(name)                                                                  \
+    {                                                                                          \
+        DOD__W_T(name) *to_ = c.name + r;                                                      \
+        DOD__W_T(name) line_[(64u + sizeof(DOD__W_T(name)) - 1u) / sizeof(DOD__W_T(name))];    \
+        const uint32_t per_line_ = (uint32_t)(sizeof line_ / sizeof line_[0]);                 \
+        uint32_t i_ = 0;                                                                       \
+        for (uint32_t k_ = 0; k_ < per_line_; ++k_)                                            \
+            memcpy(&line_[k_], &value->name, sizeof line_[0]);                                 \
+        for (; i_ + per_line_ <= run; i_ += per_line_)                                         \
+            memcpy(to_ + i_, line_, sizeof line_);                                             \
+        for (; i_ < run; ++i_)                                                                 \
+            memcpy(to_ + i_, line_, sizeof line_[0]);                                          \
+    }
+#define DOD__W_ROW_CELL(name) memcpy(c.name + r + i_, &from_->name, sizeof from_->name);
+
+/* The deferred expansion (see the opening comment): items close a pending call carrying P. */
+#define DOD__W_CAT(a, b) DOD__W_CAT_I(a, b)
+#define DOD__W_CAT_I(a, b) a##b
+#define DOD__W_SECOND(a, b, ...) b
+#define DOD__W_SECOND_I(...) DOD__W_SECOND(__VA_ARGS__)
+#define DOD__W_PROBE_DOD__W_END ~, 1
+#define DOD__W_IS_END(name) DOD__W_SECOND_I(DOD__W_PROBE_##name, 0, ~)
+
+#define DOD__W_ARCH_ITEM(name, F, cap) name, F, cap )
+#define DOD__W_ARCH_EACH(P, ...) DOD__W_ARCH_A(P, __VA_ARGS__)
+#define DOD__W_ARCH_A(P, name, F, cap)                                                         \
+    DOD__W_CAT(DOD__W_ARCH_A_, DOD__W_IS_END(name))(P, name, F, cap)
+#define DOD__W_ARCH_B(P, name, F, cap)                                                         \
+    DOD__W_CAT(DOD__W_ARCH_B_, DOD__W_IS_END(name))(P, name, F, cap)
+#define DOD__W_ARCH_A_0(P, name, F, cap)                                                       \
+    DOD__W_ARCHETYPE(P, name, F) DOD__W_ARCHETYPE_CMDS(P, name, F) DOD__W_ARCH_B ( P,
+#define DOD__W_ARCH_B_0(P, name, F, cap)                                                       \
+    DOD__W_ARCHETYPE(P, name, F) DOD__W_ARCHETYPE_CMDS(P, name, F) DOD__W_ARCH_A ( P,
+#define DOD__W_ARCH_A_1(P, name, F, cap)
+#define DOD__W_ARCH_B_1(P, name, F, cap)
+
+#define DOD__W_COMP_ITEM(name) name )
+#define DOD__W_COMP_EACH(P, ...) DOD__W_COMP_A(P, __VA_ARGS__)
+#define DOD__W_COMP_A(P, name) DOD__W_CAT(DOD__W_COMP_A_, DOD__W_IS_END(name))(P, name)
+#define DOD__W_COMP_B(P, name) DOD__W_CAT(DOD__W_COMP_B_, DOD__W_IS_END(name))(P, name)
+#define DOD__W_COMP_A_0(P, name)                                                               \
+    DOD__W_COMPONENT(P, name) DOD__W_COMPONENT_CMDS(P, name) DOD__W_COMP_B ( P,
+#define DOD__W_COMP_B_0(P, name)                                                               \
+    DOD__W_COMPONENT(P, name) DOD__W_COMPONENT_CMDS(P, name) DOD__W_COMP_A ( P,
+#define DOD__W_COMP_A_1(P, name)
+#define DOD__W_COMP_B_1(P, name)
+
+/* Whether a component list has an item: 1 or 0 (its items expand to `~, 1,`, so the second
+ * argument of what follows is 1, or the 0 placed after them). Its own copies of the helpers,
+ * since it expands inside the deferred expansion that uses DOD__W_CAT and DOD__W_SECOND. */
+#define DOD__W_PROBE_ITEM(name) ~, 1,
+#define DOD__W_SECOND2(a, b, ...) b
+#define DOD__W_SECOND2_I(...) DOD__W_SECOND2(__VA_ARGS__)
+#define DOD__W_HAS_ITEMS(F) DOD__W_SECOND2_I(F(DOD__W_PROBE_ITEM) 0, 0, ~)
+#define DOD__W_PICK(a, b) DOD__W_PICK_I(a, b)
+#define DOD__W_PICK_I(a, b) a##b
+
+/* What one archetype of world P generates: the parts every archetype has, then those that
+ * need a row (an archetype with components) or have none to take (an archetype without). */
+#define DOD__W_ARCHETYPE(P, name, F)                                                           \
+    typedef struct P##_##name##_cols {                                                         \
+        uint32_t n;                                                                            \
+        const dod_entity *entities;                                                            \
+        F(DOD__W_PTR)                                                                          \
+    } P##_##name##_cols;                                                                       \
+    DOD__GENERATED uint32_t P##_##name##_count(const dod_world *w)                             \
+    {                                                                                          \
+        return dod_world_count(w, DOD_AID(P, name));                                           \
+    }                                                                                          \
+    DOD__GENERATED dod_status P##_##name##_spawn_n(dod_world *w, uint32_t n, dod_entity *out)  \
+    {                                                                                          \
+        return dod_world_spawn_n(w, DOD_AID(P, name), n, out);                                 \
+    }                                                                                          \
+    DOD__GENERATED dod_status P##_move_to_##name(dod_world *w, dod_entity e)                   \
+    {                                                                                          \
+        return dod_world_move(w, e, DOD_AID(P, name));                                         \
+    }                                                                                          \
+    DOD__W_PICK(DOD__W_ARCH_ROWS_, DOD__W_HAS_ITEMS(F))(P, name, F)
+
+#define DOD__W_ARCH_ROWS_1(P, name, F)                                                         \
+    typedef struct P##_##name##_row { F(DOD__W_MEMBER) } P##_##name##_row;                     \
+    DOD__GENERATED int P##_##name##_block(const dod_world *w, uint32_t b,                      \
+                                          P##_##name##_cols *out)                              \
+    {                                                                                          \
+        void *cols[1 + F(DOD__W_ONE) 0];                                                       \
+        uint32_t n = out ? dod_world_block(w, DOD_AID(P, name), b, cols) : 0u;                 \
+        uint32_t k = 1;                                                                        \
+        if (n == 0)                                                                            \
+            return 0;                                                                          \
+        out->n = n;                                                                            \
+        out->entities = (const dod_entity *)cols[0];                                           \
+        F(DOD__W_FILL)                                                                         \
+        return 1;                                                                              \
+    }                                                                                          \
+    DOD__GENERATED dod_status P##_##name##_spawn(dod_world *w, const P##_##name##_row *init,   \
+                                                 dod_entity *out)                              \
+    {                                                                                          \
+        typedef P##_cidx dod__w_cidx;                                                          \
+        unsigned char *block;                                                                  \
+        uint32_t row, scale;                                                                   \
+        if (!init)                                                                             \
+            return dod_world_spawn(w, DOD_AID(P, name), out);                                  \
+        dod_status st = dod__world_spawn_row(w, DOD_AID(P, name), out, &block, &row, &scale);  \
+        if (st == DOD_OK) {                                                                    \
+            const dod__world_field *fields = dod__world_fields(w, DOD_AID(P, name));           \
+            F(DOD__W_INIT)                                                                     \
+        }                                                                                      \
+        return st;                                                                             \
+    }                                                                                          \
+    DOD__GENERATED dod_status P##_##name##_spawn_fill(dod_world *w, uint32_t n,                \
+                                                      const P##_##name##_row *value,           \
+                                                      dod_entity *out)                         \
+    {                                                                                          \
+        uint32_t b = 0, r = 0;                                                                 \
+        if (!value)                                                                            \
+            return dod_world_spawn_n(w, DOD_AID(P, name), n, out);                             \
+        dod_status st = dod__world_spawn_rows(w, DOD_AID(P, name), n, out, &b, &r);            \
+        P##_##name##_cols c;                                                                   \
+        for (uint32_t left = st == DOD_OK ? n : 0u; left > 0 && P##_##name##_block(w, b, &c);  \
+             ++b, r = 0) {                                                                     \
+            uint32_t run = c.n - r < left ? c.n - r : left;                                    \
+            F(DOD__W_FILL_RUN)                                                                 \
+            left -= run;                                                                       \
+        }                                                                                      \
+        return st;                                                                             \
+    }                                                                                          \
+    DOD__GENERATED dod_status P##_##name##_spawn_rows(dod_world *w, uint32_t n,                \
+                                                      const P##_##name##_row *rows,            \
+                                                      dod_entity *out)                         \
+    {                                                                                          \
+        uint32_t b = 0, r = 0;                                                                 \
+        if (!rows)                                                                             \
+            return dod_world_spawn_n(w, DOD_AID(P, name), n, out);                             \
+        dod_status st = dod__world_spawn_rows(w, DOD_AID(P, name), n, out, &b, &r);            \
+        P##_##name##_cols c;                                                                   \
+        for (uint32_t done = 0; st == DOD_OK && done < n && P##_##name##_block(w, b, &c);      \
+             ++b, r = 0) {                                                                     \
+            uint32_t run = c.n - r < n - done ? c.n - r : n - done;                            \
+            for (uint32_t i_ = 0; i_ < run; ++i_) { /* each row read once */                   \
+                const P##_##name##_row *from_ = rows + done + i_;                              \
+                F(DOD__W_ROW_CELL)                                                             \
+            }                                                                                  \
+            done += run;                                                                       \
+        }                                                                                      \
+        return st;                                                                             \
+    }
+
+/* An archetype without components: no row type can be complete in ISO C (a struct needs a
+ * member), so P_name_row is declared and never defined, and the spawns take NULL. */
+#define DOD__W_ARCH_ROWS_0(P, name, F)                                                         \
+    typedef struct P##_##name##_row P##_##name##_row;                                          \
+    DOD__GENERATED int P##_##name##_block(const dod_world *w, uint32_t b,                      \
+                                          P##_##name##_cols *out)                              \
+    {                                                                                          \
+        void *cols[1];                                                                         \
+        uint32_t n = out ? dod_world_block(w, DOD_AID(P, name), b, cols) : 0u;                 \
+        if (n == 0)                                                                            \
+            return 0;                                                                          \
+        out->n = n;                                                                            \
+        out->entities = (const dod_entity *)cols[0];                                           \
+        return 1;                                                                              \
+    }                                                                                          \
+    DOD__GENERATED dod_status P##_##name##_spawn(dod_world *w, const P##_##name##_row *none,   \
+                                                 dod_entity *out)                              \
+    {                                                                                          \
+        (void)none;                                                                            \
+        return dod_world_spawn(w, DOD_AID(P, name), out);                                      \
+    }                                                                                          \
+    DOD__GENERATED dod_status P##_##name##_spawn_fill(dod_world *w, uint32_t n,                \
+                                                      const P##_##name##_row *none,            \
+                                                      dod_entity *out)                         \
+    {                                                                                          \
+        (void)none;                                                                            \
+        return dod_world_spawn_n(w, DOD_AID(P, name), n, out);                                 \
+    }                                                                                          \
+    DOD__GENERATED dod_status P##_##name##_spawn_rows(dod_world *w, uint32_t n,                \
+                                                      const P##_##name##_row *none,            \
+                                                      dod_entity *out)                         \
+    {                                                                                          \
+        (void)none;                                                                            \
+        return dod_world_spawn_n(w, DOD_AID(P, name), n, out);                                 \
+    }
+
+/* What one component of world P generates. */
+#define DOD__W_COMPONENT(P, name)                                                              \
+    DOD__GENERATED DOD__W_T(name) *P##_get_##name(const dod_world *w, dod_entity e)            \
+    {                                                                                          \
+        return (DOD__W_T(name) *)dod__world_get_sized(w, e, DOD_CID(P, name),                  \
+                                                      sizeof(DOD__W_T(name)));                 \
+    }                                                                                          \
+    DOD__GENERATED dod_status P##_add_##name(dod_world *w, dod_entity e,                       \
+                                             const DOD__W_T(name) *value)                      \
+    {                                                                                          \
+        DOD__W_T(name) copy; /* value may lie in a row the move relocates */                   \
+        if (value)                                                                             \
+            memcpy(&copy, value, sizeof copy);                                                 \
+        dod_status st = dod_world_add(w, e, DOD_CID(P, name));                                 \
+        if (st == DOD_OK && value)                                                             \
+            memcpy(P##_get_##name(w, e), &copy, sizeof copy);                                  \
+        return st;                                                                             \
+    }                                                                                          \
+    DOD__GENERATED dod_status P##_remove_##name(dod_world *w, dod_entity e)                    \
+    {                                                                                          \
+        return dod_world_remove(w, e, DOD_CID(P, name));                                       \
+    }                                                                                          \
+    DOD__W_COMPONENT_AT(P, name)
+
+/* Per component, by a relation index's item (dod/world_index.h):
+ *     position *game_row_position(&rows, item)    dod_world_row_get, typed: a row number
+ *                                                 (DOD_WORLD_INDEX_ROWS) read through a
+ *                                                 dod_world_rows (NULL likewise)
+ *     position *game_get_at_position(w, item)     dod_world_get_at, typed: an entity slot */
+#define DOD__W_COMPONENT_AT(P, name)                                                           \
+    DOD__GENERATED DOD__W_T(name) *P##_row_##name(dod_world_rows *r, uint32_t row)             \
+    {                                                                                          \
+        return r ? (DOD__W_T(name) *)dod__world_row_elem(r, row, DOD_CID(P, name),             \
+                                                         sizeof(DOD__W_T(name)))               \
+                 : NULL;                                                                       \
+    }                                                                                          \
+    DOD__GENERATED DOD__W_T(name) *P##_get_at_##name(const dod_world *w, uint32_t item)        \
+    {                                                                                          \
+        return (DOD__W_T(name) *)dod__world_get_at_sized(w, item, DOD_CID(P, name),            \
+                                                         sizeof(DOD__W_T(name)));              \
+    }
+
+/* What one archetype and one component of world P generate for command buffers
+ * (dod/world_cmds.h): P_<archetype>_cmd_spawn(cb, &row or NULL, &e) records a spawn with the
+ * row's values (NULL: zeroed), each member copied once at a constant size into the record
+ * (the private dod__cmds_spawn_row gives where); P_cmd_set_<component>(cb, e, &value) a set;
+ * P_cmd_add_<component>(cb, e, &value or NULL) an add (dod_cmds_add: NULL zeroed, or kept
+ * when e has it) and P_cmd_remove_<component>(cb, e) a remove. For a field of a component:
+ *     DOD_CMDS_ACCUMULATE(cb, e, P, component, field, op, &value)   dod_cmds_accumulate at
+ *         offsetof(component, field), the field's size checked against op's width at record
+ *         time: DOD_CMDS_ACCUMULATE(&cb, soldier, game, health, hp, DOD_ACC_F32_ADD, &minus5)
+ *     DOD_CMDS_SET_ENTITY(cb, e, P, component, field, target)       dod_cmds_set_entity at
+ *         offsetof(component, field): a spawned squad member's link to its spawned leader */
+#define DOD_CMDS_ACCUMULATE(cb, e, P, component, field, op, value)                             \
+    dod_cmds_accumulate((cb), (e), DOD_CID(P, component), offsetof(DOD__W_T(component), field), \
+                        (op), (value), sizeof(((DOD__W_T(component) *)0)->field))
+#define DOD_CMDS_SET_ENTITY(cb, e, P, component, field, target)                                \
+    dod_cmds_set_entity((cb), (e), DOD_CID(P, component),                                      \
+                        offsetof(DOD__W_T(component), field), (target))
+/* A term of the row's size, `0u F(DOD__W_CMD_SIZE)`: a leading + cannot be parenthesised. */
+#define DOD__W_CMD_SIZE(name) +sizeof(DOD__W_T(name)) /* NOLINT(bugprone-macro-parentheses) */
+#define DOD__W_CMD_PACK(name)                                                                  \
+    memcpy(to, &init->name, sizeof init->name);                                                \
+    to += sizeof init->name;
+#define DOD__W_ARCHETYPE_CMDS(P, name, F)                                                      \
+    DOD__GENERATED dod_status P##_##name##_cmd_spawn(dod_cmds *cb,                             \
+                                                     const P##_##name##_row *init,             \
+                                                     dod_entity *out)                          \
+    {                                                                                          \
+        unsigned char *to;                                                                     \
+        if (!init)                                                                             \
+            return dod_cmds_spawn(cb, DOD_AID(P, name), NULL, out);                            \
+        dod_status st = dod__cmds_spawn_row(cb, DOD_AID(P, name), 0u F(DOD__W_CMD_SIZE), out,  \
+                                            &to);                                              \
+        if (st == DOD_OK) {                                                                    \
+            F(DOD__W_CMD_PACK)                                                                 \
+        }                                                                                      \
+        return st;                                                                             \
+    }
+#define DOD__W_COMPONENT_CMDS(P, name)                                                         \
+    DOD__GENERATED dod_status P##_cmd_set_##name(dod_cmds *cb, dod_entity e,                   \
+                                                 const DOD__W_T(name) *value)                  \
+    {                                                                                          \
+        return dod_cmds_set(cb, e, DOD_CID(P, name), value, sizeof(DOD__W_T(name)));           \
+    }                                                                                          \
+    DOD__GENERATED dod_status P##_cmd_add_##name(dod_cmds *cb, dod_entity e,                   \
+                                                 const DOD__W_T(name) *value)                  \
+    {                                                                                          \
+        return dod_cmds_add(cb, e, DOD_CID(P, name), value, sizeof(DOD__W_T(name)));           \
+    }                                                                                          \
+    DOD__GENERATED dod_status P##_cmd_remove_##name(dod_cmds *cb, dod_entity e)                \
+    {                                                                                          \
+        return dod_cmds_remove(cb, e, DOD_CID(P, name));                                       \
+    }
+
+/* Generate the typed layer of a world: for the prefix P, every type and static inline function
+ * the opening comment lists for its example DOD_WORLD(game, GAME_COMPONENTS, GAME_ARCHETYPES)
+ * (game_desc, game_create, game_config, per archetype game_unit_row, _cols, _spawn, _block,
+ * ..., per component game_get_position, game_add_position, ..., and the ids DOD_CID / DOD_AID).
+ *   P           an identifier, the prefix of every generated name
+ *   COMPONENTS  a list macro of one callback, C(type) per component, in id order: each a type
+ *               named by a plain identifier, declared at global scope, that is also the
+ *               member name in rows and columns
+ *   ARCHETYPES  a list macro of one callback, A(name, LIST, capacity) per archetype, in id
+ *               order: LIST a component list macro X(type) ... (empty: an archetype of ids
+ *               only), capacity > 0 fixed, 0 chunked with the default blocks (change them at
+ *               run time through P_config and P_create_config)
+ * Use it at file scope after including dod/world.h, without a trailing semicolon, once per
+ * prefix in a translation unit (it defines types; the functions are static inline, so a header
+ * holding it may be included by several files). A world needs a component and an archetype
+ * at least (an empty list makes a struct without members: ISO C refuses it, -Wpedantic warns).
+ * Mistakes are compile errors: a name repeated in a list, an archetype listing a component
+ * COMPONENTS does not, a component type not declared at global scope.
+ * The desc P_desc returns points at static const arrays (valid for the program's life): each
+ * component's size and alignment are its type's, its name the type's name, so renaming a type
+ * changes the world's declaration (command buffers, dod_world_copy and world files then refuse
+ * to cross the two); each archetype is named by its name.
+ * Errors: P_create and P_create_config give dod_world_create's; every other generated
+ * function validates and fails exactly as the call it wraps (NULL from a getter for a NULL
+ * world or a stale handle, DOD_E_FULL from a spawn past a fixed capacity, ...).
+ * Thread safety: each generated function as the call it wraps (getters, _block, _count:
+ * readers; spawns, moves, add, remove: exclusive access); P_desc and P_config_default only
+ * read static data. */
+#define DOD_WORLD(P, COMPONENTS, ARCHETYPES)                                                   \
+    typedef struct P##_cidx { COMPONENTS(DOD__W_CHAR) } P##_cidx;                              \
+    typedef struct P##_aidx { ARCHETYPES(DOD__W_ACHAR) } P##_aidx;                             \
+    typedef struct P##_counts {                                                                \
+        char components[COMPONENTS(DOD__W_ONE) 0];                                             \
+        char archetypes[ARCHETYPES(DOD__W_AONE) 0];                                            \
+    } P##_counts;                                                                              \
+    DOD__GENERATED dod_world_desc P##_desc(void)                                               \
+    {                                                                                          \
+        typedef P##_cidx dod__w_cidx;                                                          \
+        ARCHETYPES(DOD__W_ACOMPS)                                                              \
+        static const dod_component_desc comps[] = { COMPONENTS(DOD__W_CDESC) };                \
+        static const dod_archetype_desc archs[] = { ARCHETYPES(DOD__W_ADESC) };                \
+        dod_world_desc d;                                                                      \
+        memset(&d, 0, sizeof d);                                                               \
+        d.components = comps;                                                                  \
+        d.n_components = (uint32_t)(sizeof comps / sizeof comps[0]);                           \
+        d.archetypes = archs;                                                                  \
+        d.n_archetypes = (uint32_t)(sizeof archs / sizeof archs[0]);                           \
+        return d;                                                                              \
+    }                                                                                          \
+    DOD__GENERATED dod_status P##_create(dod_world **w, const dod_allocator *alloc)            \
+    {                                                                                          \
+        dod_world_desc d = P##_desc();                                                         \
+        d.alloc = alloc;                                                                       \
+        return dod_world_create(w, &d);                                                        \
+    }                                                                                          \
+    typedef struct P##_config { ARCHETYPES(DOD__W_ADESC_MEMBER) } P##_config;                  \
+    DOD__GENERATED P##_config P##_config_default(void)                                         \
+    {                                                                                          \
+        dod_world_desc d = P##_desc();                                                         \
+        P##_config c;                                                                          \
+        uint32_t i = 0;                                                                        \
+        ARCHETYPES(DOD__W_CONFIG_GET)                                                          \
+        return c;                                                                              \
+    }                                                                                          \
+    DOD__GENERATED dod_world_desc P##_desc_config(const P##_config *cfg,                       \
+                                                  dod_archetype_desc *archs)                   \
+    {                                                                                          \
+        dod_world_desc d = P##_desc();                                                         \
+        if (cfg && archs) {                                                                    \
+            uint32_t i = 0;                                                                    \
+            ARCHETYPES(DOD__W_CONFIG_PUT)                                                      \
+            d.archetypes = archs;                                                              \
+        }                                                                                      \
+        return d;                                                                              \
+    }                                                                                          \
+    DOD__GENERATED dod_status P##_create_config(dod_world **w, const P##_config *cfg,          \
+                                                const dod_allocator *alloc, uint32_t flags)    \
+    {                                                                                          \
+        dod_archetype_desc archs[DOD_NARCHETYPES(P)];                                          \
+        dod_world_desc d = P##_desc_config(cfg, archs);                                        \
+        d.alloc = alloc;                                                                       \
+        d.flags = flags;                                                                       \
+        return dod_world_create(w, &d);                                                        \
+    }                                                                                          \
+    DOD__GENERATED dod_status P##_frames_create_config(dod_frames **frames, uint32_t n_slots,  \
+                                                       const P##_config *cfg,                  \
+                                                       const dod_allocator *alloc,             \
+                                                       uint32_t flags)                         \
+    {                                                                                          \
+        dod_archetype_desc archs[DOD_NARCHETYPES(P)];                                          \
+        dod_world_desc d = P##_desc_config(cfg, archs);                                        \
+        d.alloc = alloc;                                                                       \
+        d.flags = flags;                                                                       \
+        return dod_world_frames_create(frames, n_slots, &d);                                   \
+    }                                                                                          \
+    DOD__W_ARCH_EACH(P, ARCHETYPES(DOD__W_ARCH_ITEM) DOD__W_END, ~, ~)                         \
+    DOD__W_COMP_EACH(P, COMPONENTS(DOD__W_COMP_ITEM) DOD__W_END)
+
+/* Typed queries. A query list names components with three callbacks: W written, R read, X
+ * excluded (Q(W, R, X)). Its items reach the ids through the same deferred expansion, carrying
+ * P and the item's kind (1 W, 2 R, 3 X) to a selector that keeps the kind asked for. */
+#define DOD__WQ_W(name) 1, name )
+#define DOD__WQ_R(name) 2, name )
+#define DOD__WQ_X(name) 3, name )
+#define DOD__WQ_EACH(P, SEL, ...) DOD__WQ_A(P, SEL, __VA_ARGS__)
+#define DOD__WQ_A(P, SEL, kind, name)                                                          \
+    DOD__W_CAT(DOD__WQ_A_, DOD__W_IS_END(kind))(P, SEL, kind, name)
+#define DOD__WQ_B(P, SEL, kind, name)                                                          \
+    DOD__W_CAT(DOD__WQ_B_, DOD__W_IS_END(kind))(P, SEL, kind, name)
+#define DOD__WQ_A_0(P, SEL, kind, name) DOD__WQ_SEL_##SEL##_##kind(P, name) DOD__WQ_B ( P, SEL,
+#define DOD__WQ_B_0(P, SEL, kind, name) DOD__WQ_SEL_##SEL##_##kind(P, name) DOD__WQ_A ( P, SEL,
+#define DOD__WQ_A_1(P, SEL, kind, name)
+#define DOD__WQ_B_1(P, SEL, kind, name)
+#define DOD__WQ_SEL_1_1(P, name) DOD_CID(P, name),
+#define DOD__WQ_SEL_1_2(P, name)
+#define DOD__WQ_SEL_1_3(P, name)
+#define DOD__WQ_SEL_2_1(P, name)
+#define DOD__WQ_SEL_2_2(P, name) DOD_CID(P, name),
+#define DOD__WQ_SEL_2_3(P, name)
+#define DOD__WQ_SEL_3_1(P, name)
+#define DOD__WQ_SEL_3_2(P, name)
+#define DOD__WQ_SEL_3_3(P, name) DOD_CID(P, name),
+#define DOD__WQ_SEL_4_1(P, name) DOD_CID(P, name),
+#define DOD__WQ_SEL_4_2(P, name) DOD_CID(P, name),
+#define DOD__WQ_SEL_4_3(P, name)
+/* The ids of one kind of a query list, each followed by a comma: DOD__WQ_IDS(P, Q, 1) the
+ * written components, 2 the read ones, 3 the excluded ones, 4 the written and the read ones.
+ * For a second generator (a system schedule) that builds on the same lists. */
+#define DOD__WQ_IDS(P, Q, kind)                                                                \
+    DOD__WQ_EACH(P, kind, Q(DOD__WQ_W, DOD__WQ_R, DOD__WQ_X) DOD__W_END, ~)
+#define DOD__WQ_COLUMN(name)                                                                   \
+    c->name = (DOD__W_T(name) *)dod_world_field(it, (uint32_t)offsetof(dod__w_cidx, name));
+#define DOD__WQ_CCOLUMN(name)                                                                  \
+    c->name = (const DOD__W_T(name) *)dod_world_field(it, (uint32_t)offsetof(dod__w_cidx, name));
+
+/* Generate a typed query Q of world P (after DOD_WORLD(P, ...)) from LIST, a list macro of
+ * three callbacks, LIST(W, R, X): W(type) a component the query's rows have and the caller
+ * writes, R(type) one they have and the caller only reads, X(type) one they must not have, in
+ * any order, each component at most once. For the opening comment's example
+ *     #define MOVERS(W, R, X) W(position) R(velocity) X(frozen)
+ *     DOD_QUERY(game, movers, MOVERS)
+ * it generates (static inline functions, static const data):
+ *     game_movers_cols   { uint32_t n; uint32_t archetype; const dod_entity *entities;
+ *                          position *position; const velocity *velocity; }
+ *     dod_status game_movers_query(dod_query *q, const dod_world *w)
+ *                        dod_query_init with all = the W and R components, none = the X ones
+ *     dod_status game_movers_begin(dod_world_iter *it, const dod_world *w)
+ *                        the query and dod_world_iter_init in one call
+ *     int game_movers_next(dod_world_iter *it, game_movers_cols *c)
+ *                        dod_world_next, then the block's columns into *c: 1, or 0 when done
+ *     int game_movers_cols_of(const dod_world_iter *it, game_movers_cols *c)
+ *                        *c from an iterator standing on rows (a schedule's task); else 0
+ *     game_movers_writes[], game_movers_reads[], game_movers_excludes[]   the ids of each
+ *                        kind in list order, each ending with UINT32_MAX
+ *     game_movers_n_writes, game_movers_n_reads, game_movers_n_excludes   their counts (enum)
+ * Q must not be one of P's archetype names (both make P_<name>_cols). Use it at file scope,
+ * without a trailing semicolon, once per P and Q in a translation unit. A component not in P's
+ * list is a compile error, and so is one listed twice as W or R (the cols struct would have
+ * two members of its name); writing through a read column does not compile.
+ * Errors: P_Q_query gives dod_query_init's (DOD_E_INVALID for q or w NULL); P_Q_begin
+ * DOD_E_INVALID for it NULL, else the query's status, and after an error *it visits nothing.
+ * Thread safety: the query and the iteration are reads (any number of threads while no thread
+ * changes the world); a spawn, despawn or move invalidates the iterator; what the caller
+ * writes through the W columns is its own write to the world (a schedule orders systems'
+ * writes by their phases: dod/world_systems.h). */
+#define DOD_QUERY(P, Q, LIST)                                                                  \
+    DOD__W_DATA const uint32_t P##_##Q##_writes[] = { DOD__WQ_IDS(P, LIST, 1) UINT32_MAX };    \
+    DOD__W_DATA const uint32_t P##_##Q##_reads[] = { DOD__WQ_IDS(P, LIST, 2) UINT32_MAX };     \
+    DOD__W_DATA const uint32_t P##_##Q##_excludes[] = { DOD__WQ_IDS(P, LIST, 3) UINT32_MAX };  \
+    enum {                                                                                     \
+        P##_##Q##_n_writes = LIST(DOD__W_ONE, DOD__W_SKIP, DOD__W_SKIP) 0,                     \
+        P##_##Q##_n_reads = LIST(DOD__W_SKIP, DOD__W_ONE, DOD__W_SKIP) 0,                      \
+        P##_##Q##_n_excludes = LIST(DOD__W_SKIP, DOD__W_SKIP, DOD__W_ONE) 0                    \
+    };                                                                                         \
+    typedef struct P##_##Q##_cols {                                                            \
+        uint32_t n;                                                                            \
+        uint32_t archetype;                                                                    \
+        const dod_entity *entities;                                                            \
+        LIST(DOD__W_PTR, DOD__W_CPTR, DOD__W_SKIP)                                             \
+    } P##_##Q##_cols;                                                                          \
+    DOD__GENERATED dod_status P##_##Q##_query(dod_query *q, const dod_world *w)                \
+    {                                                                                          \
+        static const uint32_t all[] = { DOD__WQ_IDS(P, LIST, 4) UINT32_MAX };                  \
+        return dod_query_init(q, w, all, P##_##Q##_n_writes + P##_##Q##_n_reads,               \
+                              P##_##Q##_excludes, P##_##Q##_n_excludes);                       \
+    }                                                                                          \
+    DOD__GENERATED int P##_##Q##_cols_of(const dod_world_iter *it, P##_##Q##_cols *c)          \
+    {                                                                                          \
+        typedef P##_cidx dod__w_cidx;                                                          \
+        (void)sizeof(dod__w_cidx); /* a list of X items only reads no column */                \
+        if (!it || !c || it->n == 0)                                                           \
+            return 0;                                                                          \
+        c->n = it->n;                                                                          \
+        c->archetype = it->archetype;                                                          \
+        c->entities = it->entities;                                                            \
+        LIST(DOD__WQ_COLUMN, DOD__WQ_CCOLUMN, DOD__W_SKIP)                                     \
+        return 1;                                                                              \
+    }                                                                                          \
+    DOD__GENERATED int P##_##Q##_next(dod_world_iter *it, P##_##Q##_cols *c)                   \
+    {                                                                                          \
+        return dod_world_next(it) && P##_##Q##_cols_of(it, c);                                 \
+    }                                                                                          \
+    DOD__GENERATED dod_status P##_##Q##_begin(dod_world_iter *it, const dod_world *w)          \
+    {                                                                                          \
+        dod_query q;                                                                           \
+        if (!it)                                                                               \
+            return DOD_E_INVALID;                                                              \
+        dod_status st = P##_##Q##_query(&q, w);                                                \
+        dod_world_iter_init(it, st == DOD_OK ? w : NULL, &q);                                  \
+        return st;                                                                             \
+    }
+
+/* Generate a named set S of world P's components from LIST, a list macro of one callback
+ * (LIST(X): X(type) per component, as an archetype's list), for adding or removing several
+ * components in one move, through no intermediate set (ecs_benchmark's hero setup):
+ *     #define HERO_GEAR(X) X(health) X(sprite) X(weapon)
+ *     DOD_COMPONENT_SET(game, hero_gear, HERO_GEAR)
+ * generates (static inline functions, static const data):
+ *     game_hero_gear_ids[]                   the ids in list order, ending with UINT32_MAX
+ *     game_hero_gear_n                       their count (enum)
+ *     game_add_hero_gear(w, e)               dod_world_add_n: the added components zeroed
+ *     game_remove_hero_gear(w, e)            dod_world_remove_n
+ *     game_cmd_add_hero_gear(cb, e)          dod_cmds_add_n into a command buffer
+ *     game_cmd_remove_hero_gear(cb, e)       dod_cmds_remove_n
+ *     game_hero_gear_archetype(w, &a)        dod_world_archetype_for: the archetype declared
+ *                                            with exactly these components
+ * Use it at file scope, after DOD_WORLD(P, ...), without a trailing semicolon. A component not
+ * in P's list is a compile error. Errors, invalidation and thread safety: those of the calls
+ * named (DOD_E_UNDECLARED when no single declared archetype has the resulting set). */
+#define DOD_COMPONENT_SET(P, S, LIST)                                                          \
+    DOD__W_DATA const uint32_t P##_##S##_ids[] = {                                             \
+        DOD__WQ_EACH(P, 1, LIST(DOD__WQ_W) DOD__W_END, ~) UINT32_MAX                           \
+    };                                                                                         \
+    enum { P##_##S##_n = LIST(DOD__W_ONE) 0 };                                                 \
+    DOD__GENERATED dod_status P##_add_##S(dod_world *w, dod_entity e)                          \
+    {                                                                                          \
+        return dod_world_add_n(w, e, P##_##S##_ids, P##_##S##_n);                              \
+    }                                                                                          \
+    DOD__GENERATED dod_status P##_remove_##S(dod_world *w, dod_entity e)                       \
+    {                                                                                          \
+        return dod_world_remove_n(w, e, P##_##S##_ids, P##_##S##_n);                           \
+    }                                                                                          \
+    DOD__GENERATED dod_status P##_cmd_add_##S(dod_cmds *cb, dod_entity e)                      \
+    {                                                                                          \
+        return dod_cmds_add_n(cb, e, P##_##S##_ids, P##_##S##_n);                              \
+    }                                                                                          \
+    DOD__GENERATED dod_status P##_cmd_remove_##S(dod_cmds *cb, dod_entity e)                   \
+    {                                                                                          \
+        return dod_cmds_remove_n(cb, e, P##_##S##_ids, P##_##S##_n);                           \
+    }                                                                                          \
+    DOD__GENERATED dod_status P##_##S##_archetype(const dod_world *w, uint32_t *archetype)     \
+    {                                                                                          \
+        return dod_world_archetype_for(w, P##_##S##_ids, P##_##S##_n, archetype);              \
+    }
+
+#endif /* DOD_WORLD_TYPED_H */
+/* ---- end of include/dod/world_typed.h ---- */
+
 #include <string.h>
 
 #ifdef __cplusplus
@@ -2373,14 +3278,19 @@ typedef struct dod_system_task {
     const dod_world *world; /* read-only, for lookups (dod_world_get: read, never write) */
     dod_cmds *cmds;         /* this task's command buffer (shared, in order, by the tasks of
                                one job); NULL unless the system declared DOD_SYSTEM_COMMANDS */
-    dod_status *status;     /* where the system reports a failure, such as a refused dod_cmds_*
-                               call: *t->status = st. The run then applies none of the phase's
-                               commands and returns the first status reported in task order */
+    dod_status *status;     /* where the system reports a failure of its own: *t->status =
+                               st. A refused record into t->cmds needs no report: the run
+                               reads each buffer's dod_cmds_status. On either, the run applies
+                               none of the phase's commands and returns the first failure in
+                               job order (a job's reported status, then its buffers') */
     void *ctx;              /* the system desc's ctx */
     void (*typed_fn)(void); /* the system desc's typed_fn, passed through (the typed layer) */
     uint32_t system;        /* the system's index in the schedule */
     uint32_t task;          /* the task's index within the system this run, in block-and-row
                                order */
+    const void *frame;      /* the run's frame argument (dod_schedule_run_with), the same for
+                               every task of a run; NULL from dod_schedule_run. Read it, never
+                               write through it (tasks of a run may run at once) */
 } dod_system_task;
 
 /* A system's function: called once per task with the task's rows (dod_system_desc.fn). */
@@ -2389,11 +3299,15 @@ typedef void (*dod_system_fn)(const dod_system_task *t);
 /* Flags of a system. */
 #define DOD_SYSTEM_COMMANDS 1u   /* it records structural commands (t->cmds), applied at the end
                                     of its phase */
-#define DOD_SYSTEM_SEQUENTIAL 2u /* its tasks run in order on one thread (one job): for a system
-                                    that also writes state outside the world, a framebuffer or a
-                                    total; it still runs alongside the other systems of its phase */
+#define DOD_SYSTEM_SEQUENTIAL 2u /* the default, said explicitly: its tasks run in order as one
+                                    job, on one thread at a time, so it may also write state
+                                    outside the world (a framebuffer, a total); it still runs
+                                    alongside the other systems of its phase */
 #define DOD_SYSTEM_NEW_PHASE 4u  /* it starts a new phase: it sees the commands of the systems
                                     before it applied */
+#define DOD_SYSTEM_PARALLEL 8u   /* its tasks may run on several threads at once: it promises to
+                                    write only its rows and its command buffer (nothing in its
+                                    ctx, no global). Not with DOD_SYSTEM_SEQUENTIAL */
 
 /* A step: called once, between the phase before it and the one after it, with the world (every
  * command before it applied; it may change the world, structurally too), the run's executor
@@ -2413,7 +3327,8 @@ typedef struct dod_system_desc {
     const uint32_t *writes; uint32_t n_writes;  /* those of `all` it writes; the others it reads */
     const uint32_t *reads;  uint32_t n_reads;   /* components it reads by lookup (dod_world_get)
                                                    beyond `all`; none that it writes */
-    uint32_t flags;                             /* DOD_SYSTEM_COMMANDS, DOD_SYSTEM_SEQUENTIAL,
+    uint32_t flags;                             /* DOD_SYSTEM_COMMANDS, DOD_SYSTEM_PARALLEL
+                                                   or DOD_SYSTEM_SEQUENTIAL (the default),
                                                    DOD_SYSTEM_NEW_PHASE */
     dod_step_fn step;                           /* not NULL (and fn NULL): this entry is a step,
                                                    its own phase; the query, access and flags
@@ -2459,7 +3374,8 @@ typedef struct dod_schedule dod_schedule; /* opaque */
  *                  both fn and step set), or all / none / writes / reads NULL with a count > 0;
  *                  a write not in `all`; a component in both `all` and `none`; a lookup (`reads`)
  *                  of a component it writes; a step with a query, access or flags; unknown
- *                  flags (a system's or the desc's); task_rows not a multiple of 16
+ *                  flags (a system's or the desc's); a system flagged both DOD_SYSTEM_PARALLEL
+ *                  and DOD_SYSTEM_SEQUENTIAL; task_rows not a multiple of 16
  *   DOD_E_RANGE    a component id >= the world's n_components
  *   DOD_E_OVERFLOW the schedule's size does not fit size_t
  *   DOD_E_NOMEM    an allocation failed */
@@ -2467,16 +3383,17 @@ DOD_API dod_status dod_schedule_create(dod_schedule **s, const dod_world *w,
                                        const dod_schedule_desc *desc);
 
 /* Run every system and step once, phase by phase (see the opening comment), on exec (NULL: the
- * calling thread, tasks in order). result (may be NULL; untouched by a refusal) gets the sum
- * over the run's applies that succeeded.
+ * calling thread, tasks in order); dod_schedule_run_with with a NULL frame. result (may be NULL;
+ * untouched by a refusal) gets the sum over the run's applies that succeeded.
  * Errors:
  *   DOD_E_INVALID  s or w NULL; w is not the world the schedule was made for; exec with run
  *                  NULL or n_threads 0. Nothing ran; the world is unchanged.
  *   DOD_E_OVERFLOW a phase has more than UINT32_MAX - 1 tasks
  *   DOD_E_NOMEM    growing the task list or the buffers failed, before the phase's systems
  *                  ran: the phases before it have run and been applied
- *   a status a system reported (t->status: a refused dod_cmds_* call, DOD_E_NOMEM when a
- *                  buffer could not grow), the first in task order, or that of a failed
+ *   a status a system reported (t->status), or a record its buffer refused (dod_cmds_status:
+ *                  a refused dod_cmds_* call, DOD_E_NOMEM when a buffer could not grow), the
+ *                  first in job order, or that of a failed
  *                  dod_world_apply (DOD_E_FULL, DOD_E_NOMEM ...): the phase's systems have
  *                  run (their writes stay), its commands are not applied (dod_world_apply is
  *                  all or nothing) and are dropped: the schedule's buffers are empty when the
@@ -2487,6 +3404,14 @@ DOD_API dod_status dod_schedule_create(dod_schedule **s, const dod_world *w,
  * iterators). */
 DOD_API dod_status dod_schedule_run(dod_schedule *s, dod_world *w, const dod_executor *exec,
                                     dod_apply_result *result);
+
+/* dod_schedule_run, with `frame` (may be NULL; not copied, not kept after the call) handed to
+ * every task of this run as t->frame: the per-frame values (dt, the tick) a system reads. The
+ * systems only read it, from any of exec's threads; the caller must not change what it points
+ * to until the call returns. Steps do not get it. Errors, invalidation and thread safety:
+ * dod_schedule_run's. */
+DOD_API dod_status dod_schedule_run_with(dod_schedule *s, dod_world *w, const dod_executor *exec,
+                                         const void *frame, dod_apply_result *result);
 
 /* Return every byte of the schedule to its allocator. NULL: no-op. */
 DOD_API void dod_schedule_destroy(dod_schedule *s);
@@ -2502,17 +3427,19 @@ DOD_API uint32_t dod_schedule_phase_of(const dod_schedule *s, uint32_t system);
  * with the same list, generates
  *     dod_system_desc P_Q_system(void (*fn)(const P_Q_cols *c, const dod_system_task *t),
  *                                void *ctx, uint32_t flags)
- * a desc whose query and access are the list's (W written, R read, X excluded): fn gets each
+ * a desc whose query and access are the list's (W written, R read, X excluded) and whose flags
+ * are `flags` (DOD_SYSTEM_PARALLEL, DOD_SYSTEM_COMMANDS ... as in dod_system_desc): fn gets each
  * task's rows as typed columns (written ones `T *`, read ones `const T *`) and the task (for
- * t->ctx, t->cmds, t->status). Add lookups to the desc's reads before creating the schedule.
+ * t->frame, t->ctx, t->cmds, t->status). Add lookups to the desc's reads before creating the
+ * schedule. DOD_QUERY_SYSTEM(P, Q, LIST) (below) declares the query and the system at once.
  *     #define MOVERS(W, R, X) W(position) R(velocity) X(frozen)
- *     DOD_QUERY(game, movers, MOVERS)
- *     DOD_SYSTEM(game, movers, MOVERS)
+ *     DOD_QUERY_SYSTEM(game, movers, MOVERS)
  *     static void move(const game_movers_cols *c, const dod_system_task *t)
  *     {
- *         step(c->n, c->position, c->velocity, *(const float *)t->ctx);  (restrict params)
+ *         step(c->n, c->position, c->velocity, *(const float *)t->frame);  (restrict params)
  *     }
- *     dod_system_desc d = game_movers_system(move, &dt, 0);
+ *     dod_system_desc d = game_movers_system(move, NULL, DOD_SYSTEM_PARALLEL);
+ *     ... dod_schedule_run_with(s, w, exec, &dt, NULL) each frame
  * fn travels in the desc's typed_fn and is called through P_Q_system_run, which fills the
  * columns from the task's rows: one call and a few loads more than an untyped system. */
 #define DOD_SYSTEM(P, Q, LIST)                                                                 \
@@ -2542,6 +3469,12 @@ DOD_API uint32_t dod_schedule_phase_of(const dod_schedule *s, uint32_t system);
         d.flags = flags;                                                                       \
         return d;                                                                              \
     }
+
+/* A system declared once: DOD_QUERY(P, Q, LIST) and DOD_SYSTEM(P, Q, LIST) from one list, so
+ * the query and the system cannot drift apart. Generates both's names (P_Q_cols, P_Q_begin,
+ * P_Q_next ..., P_Q_system); the same rules as DOD_QUERY's (file scope, no trailing semicolon,
+ * once per P and Q in a translation unit, after DOD_WORLD(P, ...)). */
+#define DOD_QUERY_SYSTEM(P, Q, LIST) DOD_QUERY(P, Q, LIST) DOD_SYSTEM(P, Q, LIST)
 
 #ifdef __cplusplus
 }
@@ -2934,8 +3867,9 @@ extern "C" {
  * pointer into dst and its iterators; queries and schedules made for dst before carry its
  * former tag (a query then iterates nothing, dod_schedule_run refuses with DOD_E_INVALID):
  * make them for src, which fit dst after the copy.
- * Errors (dst unchanged): DOD_E_INVALID (dst or src NULL; worlds of different declarations),
- * DOD_E_NOMEM. */
+ * Errors (dst unchanged): DOD_E_INVALID (dst or src NULL; worlds of different declarations,
+ * compared field by field: the error hook names the first difference, in a release build too:
+ * "another declaration: the size of component 2 is 12 in dst, 8 in src"), DOD_E_NOMEM. */
 DOD_API dod_status dod_world_copy(dod_world *dst, const dod_world *src);
 
 /* dod_world_copy_desc.flags: copy only what changed since dst last held a copy of src (below). */
@@ -3033,6 +3967,22 @@ DOD_API uint64_t dod_world_hash(const dod_world *w);
 DOD_API dod_status dod_world_frames_create(dod_frames **frames, uint32_t n_slots,
                                            const dod_world_desc *desc);
 
+/* dod_world_frames_create, and every slot's world then holds what `live` (a world of desc's
+ * declaration) holds now: an entity index of its capacity and as many blocks of every
+ * archetype, its spares too, allocated here and, with DOD_WORLD_PREFAULT in desc->flags,
+ * written to (a byte every 4096) so their pages are mapped. The first copy of live into a
+ * slot then allocates nothing and faults no page while live has not grown: without it, the
+ * first copy into each slot allocates the chunked archetypes' blocks and maps their pages,
+ * 40 - 50x the next copy at 1M entities (docs/world-measurements.md, "First copy into a
+ * frame"); without DOD_WORLD_PREFAULT this call only allocates, and the pages still fault then.
+ * Costs n_slots times live's memory up front, as the first copies would. live is only read.
+ * Errors (*frames untouched, nothing leaked): as dod_world_frames_create, and DOD_E_INVALID
+ * (live NULL; live of another declaration than desc: the error hook names the first
+ * difference). Thread safety: reads live (other readers may run alongside). */
+DOD_API dod_status dod_world_frames_create_from(dod_frames **frames, uint32_t n_slots,
+                                                const dod_world_desc *desc,
+                                                const dod_world *live);
+
 /* Destroy a frames object made by dod_world_frames_create and its slots' worlds. No thread may
  * hold or be about to acquire a frame. NULL: no-op. */
 DOD_API void dod_world_frames_destroy(dod_frames *frames);
@@ -3094,7 +4044,8 @@ DOD_API dod_status dod_world_save_mem(const dod_world *w, void *buf, size_t size
  * only as bytes actually arrive.
  * Blocks w holds past what the file's rows need stay w's (spares), as for dod_world_copy.
  * Invalidates every handle w gave before (one may now name a loaded entity), every pointer
- * into w and its iterators; queries and schedules stay valid (the tag is kept).
+ * into w and its iterators; queries and schedules stay valid (the tag is kept). Handles
+ * stored in components keep the saving world's tag: dod_world_load_with makes them w's.
  * Errors, each leaving w exactly as it was: DOD_E_INVALID (w or f NULL; a file of another
  * declaration), DOD_E_CORRUPT (any check above fails, including a stream that ends early),
  * DOD_E_OVERFLOW (a file this host's size_t cannot hold: only on 32-bit hosts), DOD_E_IO (a
@@ -3110,670 +4061,51 @@ DOD_API dod_status dod_world_load(dod_world *w, FILE *f);
  * (also a header claiming a size other than `size`), DOD_E_NOMEM. */
 DOD_API dod_status dod_world_load_mem(dod_world *w, const void *buf, size_t size);
 
+/* A field of a component that holds a dod_entity: its 8 bytes at `offset` in the element. */
+typedef struct dod_world_handle_field {
+    uint32_t component;
+    uint32_t offset; /* offset + 8 <= the component's size */
+} dod_world_handle_field;
+
+/* How dod_world_load_with / dod_world_load_mem_with load: zero-initialise it and set what you
+ * need; NULL or all zero loads as dod_world_load. */
+typedef struct dod_world_load_desc {
+    const dod_world_handle_field *handles; /* the fields that hold handles, n_handles of them */
+    uint32_t n_handles;
+    uint32_t flags;                        /* 0 (none defined yet) */
+} dod_world_load_desc;
+
+/* dod_world_load (dod_world_load_mem), and then every handle the listed fields hold in the
+ * loaded rows (every archetype with the field's component) is made a handle of w: its tag bits
+ * (48..63) are replaced with w's, the null handle stays null. A handle stored in a component
+ * keeps the tag of the world that wrote it, and the file does not record that world's tag, so
+ * after a load into another world (another run of the game, another world's tag) it no longer
+ * resolves; with its field listed here it resolves again to the loaded entity it named (or to
+ * nothing, when that entity was despawned before the save: the generation still decides).
+ * The world keeps its own tag (queries and schedules made for it stay valid), and no two live
+ * worlds are made to share a tag. The other way, a load that adopts the saving world's tag, is
+ * not offered: the file does not hold it, and a tag shared by two live worlds makes each accept
+ * the other's handles: a handle of one resolves in the other to whatever entity holds that
+ * slot and generation there (wrong components, no error), and a query or schedule made for one
+ * runs over the other. (A copy shares its source's tag on purpose: it is the same world seen
+ * later.) The fields are rewritten whatever they hold: a listed field must hold a handle of the
+ * saved world, or null. Across byte orders a handle is loaded right when its component's
+ * alignment is 8 (it is saved as 64-bit words); else on hosts of the same byte order only.
+ * Cost: dod_world_load's, and one read and write of 8 bytes a listed field a loaded row.
+ * Errors: those of dod_world_load (dod_world_load_mem), each leaving w as it was, and, checked
+ * before anything is read: DOD_E_INVALID (desc->flags not 0; handles NULL with n_handles > 0),
+ * DOD_E_RANGE (a field's component >= n_components, or offset + 8 > its size). desc NULL: as
+ * dod_world_load. Thread safety: as dod_world_load. */
+DOD_API dod_status dod_world_load_with(dod_world *w, FILE *f, const dod_world_load_desc *desc);
+DOD_API dod_status dod_world_load_mem_with(dod_world *w, const void *buf, size_t size,
+                                           const dod_world_load_desc *desc);
+
 #ifdef __cplusplus
 }
 #endif
 
 #endif /* DOD_WORLD_IO_H */
 /* ---- end of include/dod/world_io.h ---- */
-
-/* ---- include/dod/world_typed.h ---- */
-/* dod/world_typed.h: the typed layer of the world, the C form of the seed's templates.
- * Used through dod/world.h, which includes it after the headers whose calls the generated
- * functions make (world_core.h, world_cmds.h, world_rows.h, world_index.h, world_io.h); on its
- * own it only defines macros and includes only dod/base.h.
- *
- * A game declares its component types at global scope and lists them once:
- *     typedef struct position { float x, y; } position;
- *     typedef struct velocity { float x, y; } velocity;
- *     typedef struct hitbox   { float x, y, w, h; } hitbox;
- *     #define GAME_COMPONENTS(C) C(position) C(velocity) C(hitbox)
- *     #define UNIT(X) X(position) X(velocity) X(hitbox)
- *     #define WRECK(X) X(position) X(hitbox)
- *     #define MARKER(X)                               (an archetype of ids only: allowed)
- *     #define GAME_ARCHETYPES(A) A(unit, UNIT, 4096) A(wreck, WRECK, 0) A(marker, MARKER, 0)
- *                                        (name, components, capacity: > 0 fixed, 0 chunked)
- *     DOD_WORLD(game, GAME_COMPONENTS, GAME_ARCHETYPES)          (no trailing semicolon)
- * and gets, all static inline with no overhead beyond the pointer arithmetic:
- *     DOD_CID(game, position), DOD_AID(game, unit)   ids, integer constant expressions
- *     DOD_NCOMPONENTS(game), DOD_NARCHETYPES(game)    their counts (3, 3), likewise
- *     dod_world_desc game_desc(void)        the desc, pointing at static arrays
- *     game_create(&w, alloc)                 dod_world_create(&w, game_desc() with alloc)
- *     game_config  { dod_archetype_desc unit, wreck, marker; }   the archetypes, by name
- *     game_config game_config_default(void)  the declared ones
- *     game_create_config(&w, &cfg or NULL, alloc, flags)   create with these archetypes
- *                                            (NULL: the declared ones) and desc.flags
- *                                            (DOD_WORLD_PREFAULT or 0). Capacities, block
- *                                            sizes and caps decided at run time:
- *         game_config cfg = game_config_default();
- *         cfg.wreck.capacity = n_wrecks;           (one line per archetype changed)
- *         cfg.unit.block_bytes = 1u << 20;
- *         dod_status st = game_create_config(&w, &cfg, NULL, 0);
- *     game_frames_create_config(&frames, n_slots, &cfg or NULL, alloc, flags)
- *                                            dod_world_frames_create (dod/world_io.h) of worlds
- *                                            of the same declaration: frames a world made by
- *                                            game_create_config can be copied into
- *     game_desc_config(&cfg, archs)          the desc of cfg's archetypes, written into archs
- *                                            (DOD_NARCHETYPES(game) entries, which the desc
- *                                            points at: keep them while the desc is used);
- *                                            cfg or archs NULL: game_desc()
- *     per archetype unit:
- *       game_unit_row   { position position; velocity velocity; hitbox hitbox; }
- *       game_unit_cols  { uint32_t n;                  rows in the block
- *                         const dod_entity *entities;  their handles
- *                         position *position; velocity *velocity; hitbox *hitbox; }
- *                                                      a column per component, n elements
- *       game_unit_spawn(w, &row or NULL, &e or NULL)   spawn with the row's values (NULL:
- *                                                      zeroed), each component written once
- *       game_unit_spawn_n(w, n, out or NULL)           n rows zeroed (dod_world_spawn_n)
- *       game_unit_spawn_fill(w, n, &row, out or NULL)  n rows, every one = *row
- *       game_unit_spawn_rows(w, n, rows, out or NULL)  n rows from an array of n rows
- *                       (the bulk spawns write each block's columns directly, all or nothing;
- *                        out: n handles in row order; NULL row / rows: zeroed)
- *       game_unit_block(w, b, &cols)       block b's columns, 0 once b is past the last
- *                                          block (O(1) per block)
- *       game_unit_count(w)                 dod_world_count
- *       game_move_to_unit(w, e)            dod_world_move to unit
- *     for an archetype without components (marker): game_marker_row is declared and never
- *     defined (an ISO C struct needs a member), so every spawn takes NULL for it;
- *     game_marker_cols is { n, entities }.
- *       game_unit_cmd_spawn(cb, &row or NULL, &e)   dod_cmds_spawn into a command buffer,
- *                                                  the row's values (NULL: zeroed)
- *     per component position:
- *       position *game_get_position(w, e)          dod_world_get, typed (NULL likewise)
- *       game_add_position(w, e, &value or NULL)    dod_world_add, then the value written
- *                                                  (NULL: zeroed, or left as it was when e
- *                                                  had it); DOD_E_UNDECLARED when no single
- *                                                  archetype has e's set plus position
- *       game_remove_position(w, e)                 dod_world_remove
- *       position *game_row_position(&rows, item)   dod_world_row_get: by row number (an
- *                                                  index's item, DOD_WORLD_INDEX_ROWS)
- *       position *game_get_at_position(w, item)    dod_world_get_at: by slot (an index's item)
- *       DOD_FIELD(&it, game, position)             dod_world_field, typed
- *       game_cmd_set_position(cb, e, &value)        dod_cmds_set, typed
- * The seed's loop is then, with `step` taking restrict pointers so the compiler vectorises it:
- *     game_unit_cols c;
- *     for (uint32_t b = 0; game_unit_block(w, b, &c); ++b)
- *         step(c.n, c.position, c.velocity, dt);
- *
- * Typed queries, across archetypes. A query list names components with three callbacks,
- * W written, R read, X excluded (what an entity must not have), in any order:
- *     #define MOVERS(W, R, X) W(position) R(velocity) X(frozen)
- *     DOD_QUERY(game, movers, MOVERS)                  (after DOD_WORLD; no semicolon)
- * generates:
- *     game_movers_cols  { uint32_t n; uint32_t archetype; const dod_entity *entities;
- *                         position *position; const velocity *velocity; }
- *                       a mutable column per W, a const one per R (writing through it does
- *                       not compile), none for X; n rows from entities[0] on
- *     game_movers_query(&q, w)        dod_query_init: all = the W and R items, none = X
- *     game_movers_begin(&it, w)       the query and dod_world_iter_init in one call
- *                                     (O(archetypes): the archetypes are matched each time)
- *     game_movers_next(&it, &c)       dod_world_next, then cols_of: 1, or 0 when done
- *     game_movers_cols_of(&it, &c)    c from an iterator standing on a block or on part of
- *                                     one (a schedule's task); 0 when it stands on nothing
- *     game_movers_writes[], game_movers_reads[], game_movers_excludes[]
- *                                     the ids of each kind in list order, each array ending
- *                                     with UINT32_MAX (none is empty in ISO C), and
- *     game_movers_n_writes, game_movers_n_reads, game_movers_n_excludes   their counts
- *                                     (enum constants): what a system schedule needs to know
- *                                     what a system writes and reads
- * so a system's body reads like the seed's loop:
- *     dod_world_iter it;
- *     game_movers_cols c;
- *     for (game_movers_begin(&it, w); game_movers_next(&it, &c);)
- *         step(c.n, c.position, c.velocity, dt);
- * A list of X items only, or an empty one, is allowed: its cols carry n, archetype and
- * entities (every entity without the X components; every entity). A query's name must not
- * be an archetype's name (both make P_<name>_cols).
- *
- * Rules. Component types are named by a plain identifier that is also the member name (a
- * `position position;` member), declared at global scope: in C++ the generated structs refer
- * to them as `::position`, since a member of the same name would change the meaning of the
- * type's name inside the struct. A world has at least one component and one archetype. The
- * lists may be built from other lists (`#define ENTITY_B(X) ENTITY_C(X) X(velocity)`) as long
- * as each list macro expands to invocations of its callback (or to nothing).
- *
- * How the prefix reaches the generated names: the user's lists pass bare names, and a list's
- * callback cannot carry a third party's argument. So DOD_WORLD hands the archetype and
- * component lists a callback that emits its arguments followed by an unmatched `)`, and puts
- * `DOD__W_ARCH_A(P, ` in front: each item then closes one call that carries P, and that call
- * opens the next one (two macros alternate, since a macro cannot expand inside itself) until
- * it reads the end marker DOD__W_END. A query list's items do the same, carrying their kind
- * (DOD__WQ_IDS(P, LIST, kind) gives the ids of one kind: a second generator can reuse it).
- * Ids need no prefix inside a list: DOD_CID is the offset of a member in a struct of one char
- * per component (table_typed.h's trick), and the generated functions reach it through a
- * local typedef. Whether an archetype's list is empty is decided by the preprocessor: its
- * items expand to `~, 1,`, and the second of what follows is 1 or the 0 placed after them. */
-#ifndef DOD_WORLD_TYPED_H
-#define DOD_WORLD_TYPED_H
-
-#include <stddef.h>
-#include <string.h>
-
-#ifdef __cplusplus
-#  define DOD__W_T(type) ::type
-#  define DOD__W_ALIGNOF(type) alignof(type)
-#else
-#  define DOD__W_T(type) type
-#  define DOD__W_ALIGNOF(type) _Alignof(type)
-#endif
-
-/* Component and archetype ids: offsets in structs of one char per name; their counts: sizes
- * of char arrays of one element per name (exact: an array has no padding). */
-#define DOD_CID(P, name) ((uint32_t)offsetof(P##_cidx, name))
-#define DOD_AID(P, name) ((uint32_t)offsetof(P##_aidx, name))
-#define DOD_NCOMPONENTS(P) ((uint32_t)sizeof(((P##_counts *)0)->components))
-#define DOD_NARCHETYPES(P) ((uint32_t)sizeof(((P##_counts *)0)->archetypes))
-#define DOD_FIELD(it, P, name) ((DOD__W_T(name) *)dod_world_field((it), DOD_CID(P, name)))
-
-/* Generated data a program does not use must not warn either (DOD__GENERATED's habit). */
-#if defined(__GNUC__) || defined(__clang__)
-#  define DOD__W_DATA static __attribute__((unused))
-#else
-#  define DOD__W_DATA static
-#endif
-
-/* Callbacks for component lists (X(name)) and archetype lists (A(name, F, cap)). */
-#define DOD__W_CHAR(name) char name;
-#define DOD__W_ACHAR(name, F, cap) char name;
-/* Counting: a list of these, then 0, adds up to its items (a term is not an expression). */
-#define DOD__W_ONE(name) 1 +         /* NOLINT(bugprone-macro-parentheses) */
-#define DOD__W_AONE(name, F, cap) 1 + /* NOLINT(bugprone-macro-parentheses) */
-#define DOD__W_SKIP(name)
-/* A member's name cannot be parenthesised, hence the NOLINTs. */
-#define DOD__W_MEMBER(name) DOD__W_T(name) name;   /* NOLINT(bugprone-macro-parentheses) */
-#define DOD__W_PTR(name) DOD__W_T(name) *name;     /* NOLINT(bugprone-macro-parentheses) */
-#define DOD__W_CPTR(name) const DOD__W_T(name) *name; /* NOLINT(bugprone-macro-parentheses) */
-#define DOD__W_ADESC_MEMBER(name, F, cap) dod_archetype_desc name;
-#define DOD__W_CID_LOCAL(name) (uint32_t)offsetof(dod__w_cidx, name),
-#define DOD__W_CDESC(name) { #name, sizeof(DOD__W_T(name)), DOD__W_ALIGNOF(DOD__W_T(name)) },
-#define DOD__W_ACOMPS(name, F, cap)                                                            \
-    static const uint32_t dod__w_comps_##name[] = { F(DOD__W_CID_LOCAL) UINT32_MAX };
-#define DOD__W_ADESC(name, F, cap)                                                             \
-    { #name, dod__w_comps_##name,                                                              \
-      (uint32_t)(sizeof dod__w_comps_##name / sizeof(uint32_t) - 1u), (uint32_t)(cap), 0u, 0u, \
-      0u },
-#define DOD__W_CONFIG_GET(name, F, cap) c.name = d.archetypes[i++];
-#define DOD__W_CONFIG_PUT(name, F, cap) archs[i++] = cfg->name;
-#define DOD__W_FILL(name) out->name = (DOD__W_T(name) *)cols[k++];
-#define DOD__W_INIT(name)                                                                      \
-    memcpy(dod__world_elem(block, fields[offsetof(dod__w_cidx, name)].offset, scale, row,         \
-                           sizeof init->name),                                                 \
-           &init->name, sizeof init->name);
-/* Bulk spawns: `run` rows of column `name` from row r of block c written with one value, a
- * line's worth of copies of it at a time (64 bytes or more: a loop of plain stores of one
- * element ran 1.9 - 2.6x memset on the development VM, this one 1.3 - 1.8x); or row i_ of
- * every column from one row struct. */
-#define DOD__W_FILL_RUN(name)                                                                  \
-    {                                                                                          \
-        DOD__W_T(name) *to_ = c.name + r;                                                      \
-        DOD__W_T(name) line_[(64u + sizeof(DOD__W_T(name)) - 1u) / sizeof(DOD__W_T(name))];    \
-        const uint32_t per_line_ = (uint32_t)(sizeof line_ / sizeof line_[0]);                 \
-        uint32_t i_ = 0;                                                                       \
-        for (uint32_t k_ = 0; k_ < per_line_; ++k_)                                            \
-            memcpy(&line_[k_], &value->name, sizeof line_[0]);                                 \
-        for (; i_ + per_line_ <= run; i_ += per_line_)                                         \
-            memcpy(to_ + i_, line_, sizeof line_);                                             \
-        for (; i_ < run; ++i_)                                                                 \
-            memcpy(to_ + i_, line_, sizeof line_[0]);                                          \
-    }
-#define DOD__W_ROW_CELL(name) memcpy(c.name + r + i_, &from_->name, sizeof from_->name);
-
-/* The deferred expansion (see the opening comment): items close a pending call carrying P. */
-#define DOD__W_CAT(a, b) DOD__W_CAT_I(a, b)
-#define DOD__W_CAT_I(a, b) a##b
-#define DOD__W_SECOND(a, b, ...) b
-#define DOD__W_SECOND_I(...) DOD__W_SECOND(__VA_ARGS__)
-#define DOD__W_PROBE_DOD__W_END ~, 1
-#define DOD__W_IS_END(name) DOD__W_SECOND_I(DOD__W_PROBE_##name, 0, ~)
-
-#define DOD__W_ARCH_ITEM(name, F, cap) name, F, cap )
-#define DOD__W_ARCH_EACH(P, ...) DOD__W_ARCH_A(P, __VA_ARGS__)
-#define DOD__W_ARCH_A(P, name, F, cap)                                                         \
-    DOD__W_CAT(DOD__W_ARCH_A_, DOD__W_IS_END(name))(P, name, F, cap)
-#define DOD__W_ARCH_B(P, name, F, cap)                                                         \
-    DOD__W_CAT(DOD__W_ARCH_B_, DOD__W_IS_END(name))(P, name, F, cap)
-#define DOD__W_ARCH_A_0(P, name, F, cap)                                                       \
-    DOD__W_ARCHETYPE(P, name, F) DOD__W_ARCHETYPE_CMDS(P, name, F) DOD__W_ARCH_B ( P,
-#define DOD__W_ARCH_B_0(P, name, F, cap)                                                       \
-    DOD__W_ARCHETYPE(P, name, F) DOD__W_ARCHETYPE_CMDS(P, name, F) DOD__W_ARCH_A ( P,
-#define DOD__W_ARCH_A_1(P, name, F, cap)
-#define DOD__W_ARCH_B_1(P, name, F, cap)
-
-#define DOD__W_COMP_ITEM(name) name )
-#define DOD__W_COMP_EACH(P, ...) DOD__W_COMP_A(P, __VA_ARGS__)
-#define DOD__W_COMP_A(P, name) DOD__W_CAT(DOD__W_COMP_A_, DOD__W_IS_END(name))(P, name)
-#define DOD__W_COMP_B(P, name) DOD__W_CAT(DOD__W_COMP_B_, DOD__W_IS_END(name))(P, name)
-#define DOD__W_COMP_A_0(P, name)                                                               \
-    DOD__W_COMPONENT(P, name) DOD__W_COMPONENT_CMDS(P, name) DOD__W_COMP_B ( P,
-#define DOD__W_COMP_B_0(P, name)                                                               \
-    DOD__W_COMPONENT(P, name) DOD__W_COMPONENT_CMDS(P, name) DOD__W_COMP_A ( P,
-#define DOD__W_COMP_A_1(P, name)
-#define DOD__W_COMP_B_1(P, name)
-
-/* Whether a component list has an item: 1 or 0 (its items expand to `~, 1,`, so the second
- * argument of what follows is 1, or the 0 placed after them). Its own copies of the helpers,
- * since it expands inside the deferred expansion that uses DOD__W_CAT and DOD__W_SECOND. */
-#define DOD__W_PROBE_ITEM(name) ~, 1,
-#define DOD__W_SECOND2(a, b, ...) b
-#define DOD__W_SECOND2_I(...) DOD__W_SECOND2(__VA_ARGS__)
-#define DOD__W_HAS_ITEMS(F) DOD__W_SECOND2_I(F(DOD__W_PROBE_ITEM) 0, 0, ~)
-#define DOD__W_PICK(a, b) DOD__W_PICK_I(a, b)
-#define DOD__W_PICK_I(a, b) a##b
-
-/* What one archetype of world P generates: the parts every archetype has, then those that
- * need a row (an archetype with components) or have none to take (an archetype without). */
-#define DOD__W_ARCHETYPE(P, name, F)                                                           \
-    typedef struct P##_##name##_cols {                                                         \
-        uint32_t n;                                                                            \
-        const dod_entity *entities;                                                            \
-        F(DOD__W_PTR)                                                                          \
-    } P##_##name##_cols;                                                                       \
-    DOD__GENERATED uint32_t P##_##name##_count(const dod_world *w)                             \
-    {                                                                                          \
-        return dod_world_count(w, DOD_AID(P, name));                                           \
-    }                                                                                          \
-    DOD__GENERATED dod_status P##_##name##_spawn_n(dod_world *w, uint32_t n, dod_entity *out)  \
-    {                                                                                          \
-        return dod_world_spawn_n(w, DOD_AID(P, name), n, out);                                 \
-    }                                                                                          \
-    DOD__GENERATED dod_status P##_move_to_##name(dod_world *w, dod_entity e)                   \
-    {                                                                                          \
-        return dod_world_move(w, e, DOD_AID(P, name));                                         \
-    }                                                                                          \
-    DOD__W_PICK(DOD__W_ARCH_ROWS_, DOD__W_HAS_ITEMS(F))(P, name, F)
-
-#define DOD__W_ARCH_ROWS_1(P, name, F)                                                         \
-    typedef struct P##_##name##_row { F(DOD__W_MEMBER) } P##_##name##_row;                     \
-    DOD__GENERATED int P##_##name##_block(const dod_world *w, uint32_t b,                      \
-                                          P##_##name##_cols *out)                              \
-    {                                                                                          \
-        void *cols[1 + F(DOD__W_ONE) 0];                                                       \
-        uint32_t n = out ? dod_world_block(w, DOD_AID(P, name), b, cols) : 0u;                 \
-        uint32_t k = 1;                                                                        \
-        if (n == 0)                                                                            \
-            return 0;                                                                          \
-        out->n = n;                                                                            \
-        out->entities = (const dod_entity *)cols[0];                                           \
-        F(DOD__W_FILL)                                                                         \
-        return 1;                                                                              \
-    }                                                                                          \
-    DOD__GENERATED dod_status P##_##name##_spawn(dod_world *w, const P##_##name##_row *init,   \
-                                                 dod_entity *out)                              \
-    {                                                                                          \
-        typedef P##_cidx dod__w_cidx;                                                          \
-        unsigned char *block;                                                                  \
-        uint32_t row, scale;                                                                   \
-        if (!init)                                                                             \
-            return dod_world_spawn(w, DOD_AID(P, name), out);                                  \
-        dod_status st = dod__world_spawn_row(w, DOD_AID(P, name), out, &block, &row, &scale);  \
-        if (st == DOD_OK) {                                                                    \
-            const dod__world_field *fields = dod__world_fields(w, DOD_AID(P, name));           \
-            F(DOD__W_INIT)                                                                     \
-        }                                                                                      \
-        return st;                                                                             \
-    }                                                                                          \
-    DOD__GENERATED dod_status P##_##name##_spawn_fill(dod_world *w, uint32_t n,                \
-                                                      const P##_##name##_row *value,           \
-                                                      dod_entity *out)                         \
-    {                                                                                          \
-        uint32_t b = 0, r = 0;                                                                 \
-        if (!value)                                                                            \
-            return dod_world_spawn_n(w, DOD_AID(P, name), n, out);                             \
-        dod_status st = dod__world_spawn_rows(w, DOD_AID(P, name), n, out, &b, &r);            \
-        P##_##name##_cols c;                                                                   \
-        for (uint32_t left = st == DOD_OK ? n : 0u; left > 0 && P##_##name##_block(w, b, &c);  \
-             ++b, r = 0) {                                                                     \
-            uint32_t run = c.n - r < left ? c.n - r : left;                                    \
-            F(DOD__W_FILL_RUN)                                                                 \
-            left -= run;                                                                       \
-        }                                                                                      \
-        return st;                                                                             \
-    }                                                                                          \
-    DOD__GENERATED dod_status P##_##name##_spawn_rows(dod_world *w, uint32_t n,                \
-                                                      const P##_##name##_row *rows,            \
-                                                      dod_entity *out)                         \
-    {                                                                                          \
-        uint32_t b = 0, r = 0;                                                                 \
-        if (!rows)                                                                             \
-            return dod_world_spawn_n(w, DOD_AID(P, name), n, out);                             \
-        dod_status st = dod__world_spawn_rows(w, DOD_AID(P, name), n, out, &b, &r);            \
-        P##_##name##_cols c;                                                                   \
-        for (uint32_t done = 0; st == DOD_OK && done < n && P##_##name##_block(w, b, &c);      \
-             ++b, r = 0) {                                                                     \
-            uint32_t run = c.n - r < n - done ? c.n - r : n - done;                            \
-            for (uint32_t i_ = 0; i_ < run; ++i_) { /* each row read once */                   \
-                const P##_##name##_row *from_ = rows + done + i_;                              \
-                F(DOD__W_ROW_CELL)                                                             \
-            }                                                                                  \
-            done += run;                                                                       \
-        }                                                                                      \
-        return st;                                                                             \
-    }
-
-/* An archetype without components: no row type can be complete in ISO C (a struct needs a
- * member), so P_name_row is declared and never defined, and the spawns take NULL. */
-#define DOD__W_ARCH_ROWS_0(P, name, F)                                                         \
-    typedef struct P##_##name##_row P##_##name##_row;                                          \
-    DOD__GENERATED int P##_##name##_block(const dod_world *w, uint32_t b,                      \
-                                          P##_##name##_cols *out)                              \
-    {                                                                                          \
-        void *cols[1];                                                                         \
-        uint32_t n = out ? dod_world_block(w, DOD_AID(P, name), b, cols) : 0u;                 \
-        if (n == 0)                                                                            \
-            return 0;                                                                          \
-        out->n = n;                                                                            \
-        out->entities = (const dod_entity *)cols[0];                                           \
-        return 1;                                                                              \
-    }                                                                                          \
-    DOD__GENERATED dod_status P##_##name##_spawn(dod_world *w, const P##_##name##_row *none,   \
-                                                 dod_entity *out)                              \
-    {                                                                                          \
-        (void)none;                                                                            \
-        return dod_world_spawn(w, DOD_AID(P, name), out);                                      \
-    }                                                                                          \
-    DOD__GENERATED dod_status P##_##name##_spawn_fill(dod_world *w, uint32_t n,                \
-                                                      const P##_##name##_row *none,            \
-                                                      dod_entity *out)                         \
-    {                                                                                          \
-        (void)none;                                                                            \
-        return dod_world_spawn_n(w, DOD_AID(P, name), n, out);                                 \
-    }                                                                                          \
-    DOD__GENERATED dod_status P##_##name##_spawn_rows(dod_world *w, uint32_t n,                \
-                                                      const P##_##name##_row *none,            \
-                                                      dod_entity *out)                         \
-    {                                                                                          \
-        (void)none;                                                                            \
-        return dod_world_spawn_n(w, DOD_AID(P, name), n, out);                                 \
-    }
-
-/* What one component of world P generates. */
-#define DOD__W_COMPONENT(P, name)                                                              \
-    DOD__GENERATED DOD__W_T(name) *P##_get_##name(const dod_world *w, dod_entity e)            \
-    {                                                                                          \
-        return (DOD__W_T(name) *)dod__world_get_sized(w, e, DOD_CID(P, name),                  \
-                                                      sizeof(DOD__W_T(name)));                 \
-    }                                                                                          \
-    DOD__GENERATED dod_status P##_add_##name(dod_world *w, dod_entity e,                       \
-                                             const DOD__W_T(name) *value)                      \
-    {                                                                                          \
-        DOD__W_T(name) copy; /* value may lie in a row the move relocates */                   \
-        if (value)                                                                             \
-            memcpy(&copy, value, sizeof copy);                                                 \
-        dod_status st = dod_world_add(w, e, DOD_CID(P, name));                                 \
-        if (st == DOD_OK && value)                                                             \
-            memcpy(P##_get_##name(w, e), &copy, sizeof copy);                                  \
-        return st;                                                                             \
-    }                                                                                          \
-    DOD__GENERATED dod_status P##_remove_##name(dod_world *w, dod_entity e)                    \
-    {                                                                                          \
-        return dod_world_remove(w, e, DOD_CID(P, name));                                       \
-    }                                                                                          \
-    DOD__W_COMPONENT_AT(P, name)
-
-/* Per component, by a relation index's item (dod/world_index.h):
- *     position *game_row_position(&rows, item)    dod_world_row_get, typed: a row number
- *                                                 (DOD_WORLD_INDEX_ROWS) read through a
- *                                                 dod_world_rows (NULL likewise)
- *     position *game_get_at_position(w, item)     dod_world_get_at, typed: an entity slot */
-#define DOD__W_COMPONENT_AT(P, name)                                                           \
-    DOD__GENERATED DOD__W_T(name) *P##_row_##name(dod_world_rows *r, uint32_t row)             \
-    {                                                                                          \
-        return r ? (DOD__W_T(name) *)dod__world_row_elem(r, row, DOD_CID(P, name),             \
-                                                         sizeof(DOD__W_T(name)))               \
-                 : NULL;                                                                       \
-    }                                                                                          \
-    DOD__GENERATED DOD__W_T(name) *P##_get_at_##name(const dod_world *w, uint32_t item)        \
-    {                                                                                          \
-        return (DOD__W_T(name) *)dod__world_get_at_sized(w, item, DOD_CID(P, name),            \
-                                                         sizeof(DOD__W_T(name)));              \
-    }
-
-/* What one archetype and one component of world P generate for command buffers
- * (dod/world_cmds.h): P_<archetype>_cmd_spawn(cb, &row or NULL, &e) records a spawn with the
- * row's values (NULL: zeroed), each member copied once at a constant size into the record
- * (the private dod__cmds_spawn_row gives where); P_cmd_set_<component>(cb, e, &value) a set. */
-/* A term of the row's size, `0u F(DOD__W_CMD_SIZE)`: a leading + cannot be parenthesised. */
-#define DOD__W_CMD_SIZE(name) +sizeof(DOD__W_T(name)) /* NOLINT(bugprone-macro-parentheses) */
-#define DOD__W_CMD_PACK(name)                                                                  \
-    memcpy(to, &init->name, sizeof init->name);                                                \
-    to += sizeof init->name;
-#define DOD__W_ARCHETYPE_CMDS(P, name, F)                                                      \
-    DOD__GENERATED dod_status P##_##name##_cmd_spawn(dod_cmds *cb,                             \
-                                                     const P##_##name##_row *init,             \
-                                                     dod_entity *out)                          \
-    {                                                                                          \
-        unsigned char *to;                                                                     \
-        if (!init)                                                                             \
-            return dod_cmds_spawn(cb, DOD_AID(P, name), NULL, out);                            \
-        dod_status st = dod__cmds_spawn_row(cb, DOD_AID(P, name), 0u F(DOD__W_CMD_SIZE), out,  \
-                                            &to);                                              \
-        if (st == DOD_OK) {                                                                    \
-            F(DOD__W_CMD_PACK)                                                                 \
-        }                                                                                      \
-        return st;                                                                             \
-    }
-#define DOD__W_COMPONENT_CMDS(P, name)                                                         \
-    DOD__GENERATED dod_status P##_cmd_set_##name(dod_cmds *cb, dod_entity e,                   \
-                                                 const DOD__W_T(name) *value)                  \
-    {                                                                                          \
-        return dod_cmds_set(cb, e, DOD_CID(P, name), value, sizeof(DOD__W_T(name)));           \
-    }
-
-/* Generate the typed layer of a world: for the prefix P, every type and static inline function
- * the opening comment lists for its example DOD_WORLD(game, GAME_COMPONENTS, GAME_ARCHETYPES)
- * (game_desc, game_create, game_config, per archetype game_unit_row, _cols, _spawn, _block,
- * ..., per component game_get_position, game_add_position, ..., and the ids DOD_CID / DOD_AID).
- *   P           an identifier, the prefix of every generated name
- *   COMPONENTS  a list macro of one callback, C(type) per component, in id order: each a type
- *               named by a plain identifier, declared at global scope, that is also the
- *               member name in rows and columns
- *   ARCHETYPES  a list macro of one callback, A(name, LIST, capacity) per archetype, in id
- *               order: LIST a component list macro X(type) ... (empty: an archetype of ids
- *               only), capacity > 0 fixed, 0 chunked with the default blocks (change them at
- *               run time through P_config and P_create_config)
- * Use it at file scope after including dod/world.h, without a trailing semicolon, once per
- * prefix in a translation unit (it defines types; the functions are static inline, so a header
- * holding it may be included by several files). A world needs a component and an archetype
- * at least (an empty list makes a struct without members: ISO C refuses it, -Wpedantic warns).
- * Mistakes are compile errors: a name repeated in a list, an archetype listing a component
- * COMPONENTS does not, a component type not declared at global scope.
- * The desc P_desc returns points at static const arrays (valid for the program's life): each
- * component's size and alignment are its type's, its name the type's name, so renaming a type
- * changes the world's declaration (command buffers, dod_world_copy and world files then refuse
- * to cross the two); each archetype is named by its name.
- * Errors: P_create and P_create_config give dod_world_create's; every other generated
- * function validates and fails exactly as the call it wraps (NULL from a getter for a NULL
- * world or a stale handle, DOD_E_FULL from a spawn past a fixed capacity, ...).
- * Thread safety: each generated function as the call it wraps (getters, _block, _count:
- * readers; spawns, moves, add, remove: exclusive access); P_desc and P_config_default only
- * read static data. */
-#define DOD_WORLD(P, COMPONENTS, ARCHETYPES)                                                   \
-    typedef struct P##_cidx { COMPONENTS(DOD__W_CHAR) } P##_cidx;                              \
-    typedef struct P##_aidx { ARCHETYPES(DOD__W_ACHAR) } P##_aidx;                             \
-    typedef struct P##_counts {                                                                \
-        char components[COMPONENTS(DOD__W_ONE) 0];                                             \
-        char archetypes[ARCHETYPES(DOD__W_AONE) 0];                                            \
-    } P##_counts;                                                                              \
-    DOD__GENERATED dod_world_desc P##_desc(void)                                               \
-    {                                                                                          \
-        typedef P##_cidx dod__w_cidx;                                                          \
-        ARCHETYPES(DOD__W_ACOMPS)                                                              \
-        static const dod_component_desc comps[] = { COMPONENTS(DOD__W_CDESC) };                \
-        static const dod_archetype_desc archs[] = { ARCHETYPES(DOD__W_ADESC) };                \
-        dod_world_desc d;                                                                      \
-        memset(&d, 0, sizeof d);                                                               \
-        d.components = comps;                                                                  \
-        d.n_components = (uint32_t)(sizeof comps / sizeof comps[0]);                           \
-        d.archetypes = archs;                                                                  \
-        d.n_archetypes = (uint32_t)(sizeof archs / sizeof archs[0]);                           \
-        return d;                                                                              \
-    }                                                                                          \
-    DOD__GENERATED dod_status P##_create(dod_world **w, const dod_allocator *alloc)            \
-    {                                                                                          \
-        dod_world_desc d = P##_desc();                                                         \
-        d.alloc = alloc;                                                                       \
-        return dod_world_create(w, &d);                                                        \
-    }                                                                                          \
-    typedef struct P##_config { ARCHETYPES(DOD__W_ADESC_MEMBER) } P##_config;                  \
-    DOD__GENERATED P##_config P##_config_default(void)                                         \
-    {                                                                                          \
-        dod_world_desc d = P##_desc();                                                         \
-        P##_config c;                                                                          \
-        uint32_t i = 0;                                                                        \
-        ARCHETYPES(DOD__W_CONFIG_GET)                                                          \
-        return c;                                                                              \
-    }                                                                                          \
-    DOD__GENERATED dod_world_desc P##_desc_config(const P##_config *cfg,                       \
-                                                  dod_archetype_desc *archs)                   \
-    {                                                                                          \
-        dod_world_desc d = P##_desc();                                                         \
-        if (cfg && archs) {                                                                    \
-            uint32_t i = 0;                                                                    \
-            ARCHETYPES(DOD__W_CONFIG_PUT)                                                      \
-            d.archetypes = archs;                                                              \
-        }                                                                                      \
-        return d;                                                                              \
-    }                                                                                          \
-    DOD__GENERATED dod_status P##_create_config(dod_world **w, const P##_config *cfg,          \
-                                                const dod_allocator *alloc, uint32_t flags)    \
-    {                                                                                          \
-        dod_archetype_desc archs[DOD_NARCHETYPES(P)];                                          \
-        dod_world_desc d = P##_desc_config(cfg, archs);                                        \
-        d.alloc = alloc;                                                                       \
-        d.flags = flags;                                                                       \
-        return dod_world_create(w, &d);                                                        \
-    }                                                                                          \
-    DOD__GENERATED dod_status P##_frames_create_config(dod_frames **frames, uint32_t n_slots,  \
-                                                       const P##_config *cfg,                  \
-                                                       const dod_allocator *alloc,             \
-                                                       uint32_t flags)                         \
-    {                                                                                          \
-        dod_archetype_desc archs[DOD_NARCHETYPES(P)];                                          \
-        dod_world_desc d = P##_desc_config(cfg, archs);                                        \
-        d.alloc = alloc;                                                                       \
-        d.flags = flags;                                                                       \
-        return dod_world_frames_create(frames, n_slots, &d);                                   \
-    }                                                                                          \
-    DOD__W_ARCH_EACH(P, ARCHETYPES(DOD__W_ARCH_ITEM) DOD__W_END, ~, ~)                         \
-    DOD__W_COMP_EACH(P, COMPONENTS(DOD__W_COMP_ITEM) DOD__W_END)
-
-/* Typed queries. A query list names components with three callbacks: W written, R read, X
- * excluded (Q(W, R, X)). Its items reach the ids through the same deferred expansion, carrying
- * P and the item's kind (1 W, 2 R, 3 X) to a selector that keeps the kind asked for. */
-#define DOD__WQ_W(name) 1, name )
-#define DOD__WQ_R(name) 2, name )
-#define DOD__WQ_X(name) 3, name )
-#define DOD__WQ_EACH(P, SEL, ...) DOD__WQ_A(P, SEL, __VA_ARGS__)
-#define DOD__WQ_A(P, SEL, kind, name)                                                          \
-    DOD__W_CAT(DOD__WQ_A_, DOD__W_IS_END(kind))(P, SEL, kind, name)
-#define DOD__WQ_B(P, SEL, kind, name)                                                          \
-    DOD__W_CAT(DOD__WQ_B_, DOD__W_IS_END(kind))(P, SEL, kind, name)
-#define DOD__WQ_A_0(P, SEL, kind, name) DOD__WQ_SEL_##SEL##_##kind(P, name) DOD__WQ_B ( P, SEL,
-#define DOD__WQ_B_0(P, SEL, kind, name) DOD__WQ_SEL_##SEL##_##kind(P, name) DOD__WQ_A ( P, SEL,
-#define DOD__WQ_A_1(P, SEL, kind, name)
-#define DOD__WQ_B_1(P, SEL, kind, name)
-#define DOD__WQ_SEL_1_1(P, name) DOD_CID(P, name),
-#define DOD__WQ_SEL_1_2(P, name)
-#define DOD__WQ_SEL_1_3(P, name)
-#define DOD__WQ_SEL_2_1(P, name)
-#define DOD__WQ_SEL_2_2(P, name) DOD_CID(P, name),
-#define DOD__WQ_SEL_2_3(P, name)
-#define DOD__WQ_SEL_3_1(P, name)
-#define DOD__WQ_SEL_3_2(P, name)
-#define DOD__WQ_SEL_3_3(P, name) DOD_CID(P, name),
-#define DOD__WQ_SEL_4_1(P, name) DOD_CID(P, name),
-#define DOD__WQ_SEL_4_2(P, name) DOD_CID(P, name),
-#define DOD__WQ_SEL_4_3(P, name)
-/* The ids of one kind of a query list, each followed by a comma: DOD__WQ_IDS(P, Q, 1) the
- * written components, 2 the read ones, 3 the excluded ones, 4 the written and the read ones.
- * For a second generator (a system schedule) that builds on the same lists. */
-#define DOD__WQ_IDS(P, Q, kind)                                                                \
-    DOD__WQ_EACH(P, kind, Q(DOD__WQ_W, DOD__WQ_R, DOD__WQ_X) DOD__W_END, ~)
-#define DOD__WQ_COLUMN(name)                                                                   \
-    c->name = (DOD__W_T(name) *)dod_world_field(it, (uint32_t)offsetof(dod__w_cidx, name));
-#define DOD__WQ_CCOLUMN(name)                                                                  \
-    c->name = (const DOD__W_T(name) *)dod_world_field(it, (uint32_t)offsetof(dod__w_cidx, name));
-
-/* Generate a typed query Q of world P (after DOD_WORLD(P, ...)) from LIST, a list macro of
- * three callbacks, LIST(W, R, X): W(type) a component the query's rows have and the caller
- * writes, R(type) one they have and the caller only reads, X(type) one they must not have, in
- * any order, each component at most once. For the opening comment's example
- *     #define MOVERS(W, R, X) W(position) R(velocity) X(frozen)
- *     DOD_QUERY(game, movers, MOVERS)
- * it generates (static inline functions, static const data):
- *     game_movers_cols   { uint32_t n; uint32_t archetype; const dod_entity *entities;
- *                          position *position; const velocity *velocity; }
- *     dod_status game_movers_query(dod_query *q, const dod_world *w)
- *                        dod_query_init with all = the W and R components, none = the X ones
- *     dod_status game_movers_begin(dod_world_iter *it, const dod_world *w)
- *                        the query and dod_world_iter_init in one call
- *     int game_movers_next(dod_world_iter *it, game_movers_cols *c)
- *                        dod_world_next, then the block's columns into *c: 1, or 0 when done
- *     int game_movers_cols_of(const dod_world_iter *it, game_movers_cols *c)
- *                        *c from an iterator standing on rows (a schedule's task); else 0
- *     game_movers_writes[], game_movers_reads[], game_movers_excludes[]   the ids of each
- *                        kind in list order, each ending with UINT32_MAX
- *     game_movers_n_writes, game_movers_n_reads, game_movers_n_excludes   their counts (enum)
- * Q must not be one of P's archetype names (both make P_<name>_cols). Use it at file scope,
- * without a trailing semicolon, once per P and Q in a translation unit. A component not in P's
- * list is a compile error, and so is one listed twice as W or R (the cols struct would have
- * two members of its name); writing through a read column does not compile.
- * Errors: P_Q_query gives dod_query_init's (DOD_E_INVALID for q or w NULL); P_Q_begin
- * DOD_E_INVALID for it NULL, else the query's status, and after an error *it visits nothing.
- * Thread safety: the query and the iteration are reads (any number of threads while no thread
- * changes the world); a spawn, despawn or move invalidates the iterator; what the caller
- * writes through the W columns is its own write to the world (a schedule orders systems'
- * writes by their phases: dod/world_systems.h). */
-#define DOD_QUERY(P, Q, LIST)                                                                  \
-    DOD__W_DATA const uint32_t P##_##Q##_writes[] = { DOD__WQ_IDS(P, LIST, 1) UINT32_MAX };    \
-    DOD__W_DATA const uint32_t P##_##Q##_reads[] = { DOD__WQ_IDS(P, LIST, 2) UINT32_MAX };     \
-    DOD__W_DATA const uint32_t P##_##Q##_excludes[] = { DOD__WQ_IDS(P, LIST, 3) UINT32_MAX };  \
-    enum {                                                                                     \
-        P##_##Q##_n_writes = LIST(DOD__W_ONE, DOD__W_SKIP, DOD__W_SKIP) 0,                     \
-        P##_##Q##_n_reads = LIST(DOD__W_SKIP, DOD__W_ONE, DOD__W_SKIP) 0,                      \
-        P##_##Q##_n_excludes = LIST(DOD__W_SKIP, DOD__W_SKIP, DOD__W_ONE) 0                    \
-    };                                                                                         \
-    typedef struct P##_##Q##_cols {                                                            \
-        uint32_t n;                                                                            \
-        uint32_t archetype;                                                                    \
-        const dod_entity *entities;                                                            \
-        LIST(DOD__W_PTR, DOD__W_CPTR, DOD__W_SKIP)                                             \
-    } P##_##Q##_cols;                                                                          \
-    DOD__GENERATED dod_status P##_##Q##_query(dod_query *q, const dod_world *w)                \
-    {                                                                                          \
-        static const uint32_t all[] = { DOD__WQ_IDS(P, LIST, 4) UINT32_MAX };                  \
-        return dod_query_init(q, w, all, P##_##Q##_n_writes + P##_##Q##_n_reads,               \
-                              P##_##Q##_excludes, P##_##Q##_n_excludes);                       \
-    }                                                                                          \
-    DOD__GENERATED int P##_##Q##_cols_of(const dod_world_iter *it, P##_##Q##_cols *c)          \
-    {                                                                                          \
-        typedef P##_cidx dod__w_cidx;                                                          \
-        (void)sizeof(dod__w_cidx); /* a list of X items only reads no column */                \
-        if (!it || !c || it->n == 0)                                                           \
-            return 0;                                                                          \
-        c->n = it->n;                                                                          \
-        c->archetype = it->archetype;                                                          \
-        c->entities = it->entities;                                                            \
-        LIST(DOD__WQ_COLUMN, DOD__WQ_CCOLUMN, DOD__W_SKIP)                                     \
-        return 1;                                                                              \
-    }                                                                                          \
-    DOD__GENERATED int P##_##Q##_next(dod_world_iter *it, P##_##Q##_cols *c)                   \
-    {                                                                                          \
-        return dod_world_next(it) && P##_##Q##_cols_of(it, c);                                 \
-    }                                                                                          \
-    DOD__GENERATED dod_status P##_##Q##_begin(dod_world_iter *it, const dod_world *w)          \
-    {                                                                                          \
-        dod_query q;                                                                           \
-        if (!it)                                                                               \
-            return DOD_E_INVALID;                                                              \
-        dod_status st = P##_##Q##_query(&q, w);                                                \
-        dod_world_iter_init(it, st == DOD_OK ? w : NULL, &q);                                  \
-        return st;                                                                             \
-    }
-
-#endif /* DOD_WORLD_TYPED_H */
-/* ---- end of include/dod/world_typed.h ---- */
 
 /* ---- include/dod/world.h ---- */
 /* dod/world.h: the world, a statically typed archetype ECS (docs/world.md); include this.

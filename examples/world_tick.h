@@ -37,18 +37,19 @@ typedef struct speed { float chance; } speed;  /* of a step to a neighbouring ce
 DOD_WORLD(war, WAR_COMPONENTS, WAR_ARCHETYPES)
 
 /* What each system writes (W), reads (R), and what its regiments must not have (X): the
- * schedule learns from these which systems may run at once. */
+ * schedule learns from these which systems may run at once. DOD_QUERY_SYSTEM declares each
+ * system's typed query and its typed system from its one list. */
 #define MARCH(W, R, X) W(location) R(speed)
 #define MORALE(W, R, X) W(mood) R(speed)
 #define LOSSES(W, R, X) W(health) X(speed)
 #define REINFORCE(W, R, X) R(health) R(army) X(speed)
 #define DEATHS(W, R, X) R(health) X(speed)
 #define PLACED(W, R, X) R(location) R(army) /* every regiment: what the indexes cover */
-DOD_QUERY(war, march, MARCH) DOD_SYSTEM(war, march, MARCH)
-DOD_QUERY(war, morale, MORALE) DOD_SYSTEM(war, morale, MORALE)
-DOD_QUERY(war, losses, LOSSES) DOD_SYSTEM(war, losses, LOSSES)
-DOD_QUERY(war, reinforce, REINFORCE) DOD_SYSTEM(war, reinforce, REINFORCE)
-DOD_QUERY(war, deaths, DEATHS) DOD_SYSTEM(war, deaths, DEATHS)
+DOD_QUERY_SYSTEM(war, march, MARCH)
+DOD_QUERY_SYSTEM(war, morale, MORALE)
+DOD_QUERY_SYSTEM(war, losses, LOSSES)
+DOD_QUERY_SYSTEM(war, reinforce, REINFORCE)
+DOD_QUERY_SYSTEM(war, deaths, DEATHS)
 DOD_QUERY(war, placed, PLACED)
 
 typedef struct campaign {
@@ -116,18 +117,16 @@ static void campaign_march(const war_march_cols *c, const dod_system_task *t)
 
 /* The mood wears down; a regiment whose mood broke routs: a move to routed, recorded (the world
  * is const in a system: structural changes go to the task's buffer, applied after the phase).
- * A failed record is reported through t->status (the run then applies nothing of the phase). */
+ * A refused record needs no check here: the buffer keeps the first failure (dod_cmds_status),
+ * and the run returns it and applies nothing of the phase. */
 static void campaign_morale(const war_morale_cols *c, const dod_system_task *t)
 {
     const campaign *g = (const campaign *)t->ctx;
-    dod_status st = DOD_OK;
     for (uint32_t i = 0; i < c->n; ++i) {
         c->mood[i].value -= (float)(campaign_dice(g, c->entities[i], 2) % 1000) * 1e-5f;
-        if (c->mood[i].value < 0.25f && st == DOD_OK)
-            st = dod_cmds_move(t->cmds, c->entities[i], DOD_AID(war, routed));
+        if (c->mood[i].value < 0.25f)
+            dod_cmds_move(t->cmds, c->entities[i], DOD_AID(war, routed));
     }
-    if (st != DOD_OK)
-        *t->status = st;
 }
 
 static void campaign_losses(const war_losses_cols *c, const dod_system_task *t)
@@ -140,25 +139,19 @@ static void campaign_losses(const war_losses_cols *c, const dod_system_task *t)
 static void campaign_reinforce(const war_reinforce_cols *c, const dod_system_task *t)
 {
     const campaign *g = (const campaign *)t->ctx;
-    dod_status st = DOD_OK;
-    for (uint32_t i = 0; i < c->n && st == DOD_OK; ++i)
+    for (uint32_t i = 0; i < c->n; ++i)
         if (c->health[i].hp <= 0.0f) {
             war_marching_row fresh =
                 campaign_recruit(g, c->army[i].id, campaign_dice(g, c->entities[i], 4));
-            st = war_marching_cmd_spawn(t->cmds, &fresh, NULL);
+            war_marching_cmd_spawn(t->cmds, &fresh, NULL);
         }
-    if (st != DOD_OK)
-        *t->status = st;
 }
 
 static void campaign_deaths(const war_deaths_cols *c, const dod_system_task *t)
 {
-    dod_status st = DOD_OK;
-    for (uint32_t i = 0; i < c->n && st == DOD_OK; ++i)
+    for (uint32_t i = 0; i < c->n; ++i)
         if (c->health[i].hp <= 0.0f)
-            st = dod_cmds_despawn(t->cmds, c->entities[i]);
-    if (st != DOD_OK)
-        *t->status = st;
+            dod_cmds_despawn(t->cmds, c->entities[i]);
 }
 
 /* ---- the game ---- */
@@ -193,14 +186,17 @@ static inline dod_status campaign_muster(campaign *g)
     return st;
 }
 
+/* Every system writes only its rows and its buffer (the campaign in its ctx is read): each
+ * is DOD_SYSTEM_PARALLEL, its rows split across the pool. */
 static inline dod_status campaign_schedule(campaign *g)
 {
+    const uint32_t par = DOD_SYSTEM_PARALLEL, rec = DOD_SYSTEM_PARALLEL | DOD_SYSTEM_COMMANDS;
     const dod_system_desc systems[] = {
-        war_march_system(campaign_march, g, 0),
-        war_morale_system(campaign_morale, g, DOD_SYSTEM_COMMANDS),
-        war_losses_system(campaign_losses, g, 0),
-        war_reinforce_system(campaign_reinforce, g, DOD_SYSTEM_COMMANDS),
-        war_deaths_system(campaign_deaths, g, DOD_SYSTEM_COMMANDS),
+        war_march_system(campaign_march, g, par),
+        war_morale_system(campaign_morale, g, rec),
+        war_losses_system(campaign_losses, g, par),
+        war_reinforce_system(campaign_reinforce, g, rec),
+        war_deaths_system(campaign_deaths, g, rec),
     };
     dod_schedule_desc d = { .systems = systems, .n_systems = sizeof systems / sizeof systems[0] };
     return dod_schedule_create(&g->schedule, g->live, &d);

@@ -33,6 +33,7 @@ static struct ArrowArray array;
 static dod_executor null_executor;
 static dod_world *world;
 static dod_world_desc world_desc;
+static size_t size_out;
 static dod_entity entity;
 static dod_query query;
 static dod_world_iter iter;
@@ -179,6 +180,10 @@ static int cmp_u32(const void *a, const void *b, void *ctx)
     S(dod_world_despawn(NULL, entity), DOD_E_INVALID)                                          \
     S(dod_world_move(NULL, entity, 0), DOD_E_INVALID)                                          \
     S(dod_world_add(NULL, entity, 0), DOD_E_INVALID)                                           \
+    S(dod_world_archetype_for(NULL, NULL, 0, &row), DOD_E_INVALID)                             \
+    S(dod_world_archetype_for(world, NULL, 0, NULL), DOD_E_INVALID)                            \
+    S(dod_world_add_n(NULL, entity, NULL, 0), DOD_E_INVALID)                                   \
+    S(dod_world_remove_n(NULL, entity, NULL, 0), DOD_E_INVALID)                                \
     S(dod_world_remove(NULL, entity, 0), DOD_E_INVALID)                                        \
     R(dod_world_get(NULL, entity, 0) == NULL, 1)                                               \
     R(dod_world_alive(NULL, entity), 0)                                                        \
@@ -213,6 +218,18 @@ static int cmp_u32(const void *a, const void *b, void *ctx)
     S(dod_world_apply(NULL, &cmds, 1, NULL), DOD_E_INVALID)                                    \
     S(dod_world_apply(world, NULL, 1, NULL), DOD_E_INVALID)                                    \
     R(dod_cmds_resolve(NULL, entity).bits, 0)                                                  \
+    V(dod_cmds_destroy(NULL))                                                                  \
+    R(dod_cmds_status(NULL), DOD_OK)                                                           \
+    S(dod_cmds_add(NULL, entity, 0, keys, 4), DOD_E_INVALID)                                   \
+    S(dod_cmds_remove(NULL, entity, 0), DOD_E_INVALID)                                         \
+    S(dod_cmds_add_n(NULL, entity, NULL, 0), DOD_E_INVALID)                                    \
+    S(dod_cmds_add_n(&cmds, entity, NULL, 1), DOD_E_INVALID)                                   \
+    S(dod_cmds_remove_n(NULL, entity, NULL, 0), DOD_E_INVALID)                                 \
+    S(dod_cmds_accumulate(NULL, entity, 0, 0, DOD_ACC_U32_ADD, keys, 4), DOD_E_INVALID)        \
+    S(dod_cmds_accumulate(&cmds, entity, 0, 0, DOD_ACC_U32_ADD, NULL, 4), DOD_E_INVALID)       \
+    S(dod_cmds_set_entity(NULL, entity, 0, 0, entity), DOD_E_INVALID)                          \
+    S(dod_world_apply_ptrs(NULL, NULL, 0, NULL), DOD_E_INVALID)                                \
+    S(dod_world_apply_ptrs(world, NULL, 1, NULL), DOD_E_INVALID)                               \
     /* systems and the schedule */                                                             \
     S(dod_schedule_create(NULL, world, &schedule_desc), DOD_E_INVALID)                         \
     S(dod_schedule_create(&schedule, NULL, &schedule_desc), DOD_E_INVALID)                     \
@@ -220,6 +237,9 @@ static int cmp_u32(const void *a, const void *b, void *ctx)
     S(dod_schedule_run(NULL, world, NULL, NULL), DOD_E_INVALID)                                \
     S(dod_schedule_run(schedule, NULL, NULL, NULL), DOD_E_INVALID)                             \
     S(dod_schedule_run(schedule, world, &null_executor, NULL), DOD_E_INVALID)                  \
+    S(dod_schedule_run_with(NULL, world, NULL, NULL, NULL), DOD_E_INVALID)                     \
+    S(dod_schedule_run_with(schedule, NULL, NULL, NULL, NULL), DOD_E_INVALID)                  \
+    S(dod_schedule_run_with(schedule, world, &null_executor, NULL, NULL), DOD_E_INVALID)       \
     V(dod_schedule_destroy(NULL))                                                              \
     R(dod_schedule_phase_count(NULL), 0)                                                       \
     R(dod_schedule_phase_of(NULL, 0), UINT32_MAX)                                              \
@@ -274,7 +294,17 @@ static int cmp_u32(const void *a, const void *b, void *ctx)
     S(dod_world_load(NULL, stdin), DOD_E_INVALID)                                              \
     S(dod_world_load(world, NULL), DOD_E_INVALID)                                              \
     S(dod_world_load_mem(NULL, buf, sizeof buf), DOD_E_INVALID)                                \
-    S(dod_world_load_mem(world, NULL, sizeof buf), DOD_E_INVALID)
+    S(dod_world_load_mem(world, NULL, sizeof buf), DOD_E_INVALID)                                  \
+    S(dod_world_load_with(NULL, stdin, NULL), DOD_E_INVALID)                                       \
+    S(dod_world_load_with(world, NULL, NULL), DOD_E_INVALID)                                       \
+    S(dod_world_load_mem_with(NULL, buf, sizeof buf, NULL), DOD_E_INVALID)                         \
+    S(dod_world_load_mem_with(world, NULL, sizeof buf, NULL), DOD_E_INVALID)                       \
+    S(dod_world_frames_create_from(NULL, 2, &world_desc, world), DOD_E_INVALID)                    \
+    S(dod_world_frames_create_from(&frames, 2, NULL, world), DOD_E_INVALID)                        \
+    S(dod_world_frames_create_from(&frames, 2, &world_desc, NULL), DOD_E_INVALID)                  \
+    S(dod_world_reserve(NULL, 0, 1), DOD_E_INVALID)                                                \
+    S(dod_world_rows_bytes(NULL, 0, 1, &size_out), DOD_E_INVALID)                                  \
+    S(dod_world_rows_bytes(&world_desc, 0, 1, NULL), DOD_E_INVALID)
 
 /* One string per entry (one string for all of them outgrew what ISO C requires compilers to
  * support). */

@@ -1,7 +1,8 @@
 /* Command buffers recorded on several threads at once, each thread also reading the world
- * while it records (a query's iteration, gets), then applied in a fixed order: the world
- * afterwards is the one the same buffers give when recorded one after another on one thread,
- * in any order, whatever the threads' start order and timing. (Run under the thread sanitizer
+ * while it records (a query's iteration, gets), then applied in a fixed order (by pointer,
+ * dod_world_apply_ptrs): the world afterwards is the one the same buffers give when recorded
+ * one after another on one thread, in any order, whatever the threads' start order and timing;
+ * float accumulates into one field from every thread included, byte for byte. (Run under the thread sanitizer
  * in CI.) */
 #include <dod/world.h>
 #include <string.h>
@@ -36,8 +37,8 @@ typedef struct worker {
     uint32_t n_mine;
 } worker;
 
-/* The thread's commands: spawns with values, sets, moves and despawns of the starting
- * entities and of its own provisional handles. Depends on the seed alone. */
+/* The thread's commands: spawns with values, sets, accumulates, removes, moves and despawns
+ * of the starting entities and of its own provisional handles. Depends on the seed alone. */
 static void record_script(worker *k)
 {
     test_rng rng = { k->seed };
@@ -45,7 +46,7 @@ static void record_script(worker *k)
     uint32_t n_mine = 0;
     dod_status st = DOD_OK;
     for (uint32_t i = 0; i < COMMANDS; ++i) {
-        uint32_t op = test_rng_below(&rng, 5);
+        uint32_t op = test_rng_below(&rng, 7);
         float v[2] = { (float)i, (float)k->seed };
         dod_entity e = n_mine && test_rng_below(&rng, 2) ? mine[test_rng_below(&rng, n_mine)]
                                                           : k->start[test_rng_below(&rng, START)];
@@ -56,6 +57,11 @@ static void record_script(worker *k)
             st = dod_cmds_despawn(&k->cb, e);
         } else if (op == 2) {
             st = dod_cmds_move(&k->cb, e, test_rng_below(&rng, N_ARCHS));
+        } else if (op == 3) { /* sums in apply order: the same bytes for any thread timing */
+            float hit = 0.1f * (float)(i % 7) - 0.3f;
+            st = dod_cmds_accumulate(&k->cb, e, C_POS, 4, DOD_ACC_F32_ADD, &hit, sizeof hit);
+        } else if (op == 4) { /* pv -> p; a no-op for the others */
+            st = dod_cmds_remove(&k->cb, e, C_VEL);
         } else { /* every archetype has a position */
             st = dod_cmds_set(&k->cb, e, C_POS, v, sizeof v);
         }
@@ -116,12 +122,10 @@ static dod_world *run(const uint32_t *order, int threaded, worker *k, dod_entity
         for (uint32_t t = THREADS; t-- > 0;)
             record_script(&k[t]);
     }
-    dod_cmds buffers[THREADS];
+    dod_cmds *buffers[THREADS]; /* where they are: nothing copied */
     for (uint32_t t = 0; t < THREADS; ++t)
-        buffers[t] = k[t].cb;
-    CHECK_OK(dod_world_apply(w, buffers, THREADS, NULL));
-    for (uint32_t t = 0; t < THREADS; ++t)
-        k[t].cb = buffers[t];
+        buffers[t] = &k[t].cb;
+    CHECK_OK(dod_world_apply_ptrs(w, buffers, THREADS, NULL));
     return w;
 }
 

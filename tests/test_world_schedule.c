@@ -154,9 +154,10 @@ static void record_task(const dod_system_task *t)
     x->calls++;
 }
 
-/* The tasks of a {c0} reader over a world of the three archetypes, on exec; returns how many. */
-static uint32_t tasks_of(dod_world *w, uint32_t task_rows, const dod_executor *exec,
-                         task_rec *rec, uint32_t cap)
+/* The tasks of a {c0} reader with `flags` over a world of the three archetypes, on exec;
+ * returns how many. */
+static uint32_t tasks_of(dod_world *w, uint32_t task_rows, uint32_t flags,
+                         const dod_executor *exec, task_rec *rec, uint32_t cap)
 {
     static const uint32_t c0[] = { C0 };
     memset(rec, 0, cap * sizeof *rec);
@@ -164,6 +165,7 @@ static uint32_t tasks_of(dod_world *w, uint32_t task_rows, const dod_executor *e
     dod_system_desc d = sys(c0, 1, NULL, 0);
     d.fn = record_task;
     d.ctx = &r;
+    d.flags = flags;
     dod_schedule *s = make_schedule(w, &d, 1, task_rows, NULL);
     CHECK_OK(dod_schedule_run(s, w, exec, NULL));
     dod_schedule_destroy(s);
@@ -223,14 +225,16 @@ static void test_tasks(void)
     task_rec *first = (task_rec *)malloc(CAP * sizeof *first);
     task_rec *other = (task_rec *)malloc(CAP * sizeof *other);
     static const uint32_t rows[] = { 16, 48, 1024, 0 };
-    for (uint32_t r = 0; first && other && r < 4; ++r) {
-        uint32_t task_rows = rows[r] ? rows[r] : DOD_SCHEDULE_TASK_ROWS;
-        uint32_t n = tasks_of(w, rows[r], NULL, first, CAP);
+    /* a parallel system's tasks, and a default one's (one job): the same tasks */
+    for (uint32_t r = 0; first && other && r < 8; ++r) {
+        uint32_t task_rows = rows[r % 4] ? rows[r % 4] : DOD_SCHEDULE_TASK_ROWS;
+        uint32_t flags = r < 4 ? DOD_SYSTEM_PARALLEL : 0u;
+        uint32_t n = tasks_of(w, rows[r % 4], flags, NULL, first, CAP);
         check_tiling(w, task_rows, first, n);
         /* a fixed archetype of 1M rows, one block, is cut into many tasks */
         CHECK(n >= BIG / task_rows);
         for (int e = 1; e < 5; ++e) {
-            CHECK_EQ(tasks_of(w, rows[r], execs[e], other, CAP), n);
+            CHECK_EQ(tasks_of(w, rows[r % 4], flags, execs[e], other, CAP), n);
             CHECK(memcmp(first, other, n * sizeof *first) == 0);
         }
     }
@@ -273,8 +277,8 @@ static void test_writes(void)
         *(uint32_t *)dod_world_get(w, e[i], C0) = i;
     static const uint32_t c01[] = { C0, C1 }, c1[] = { C1 }, c0[] = { C0 };
     dod_system_desc d[2] = { sys(c01, 2, c1, 1), sys(c0, 1, c0, 1) };
-    d[0].fn = triple;
-    d[1].fn = bump;
+    d[0].fn = triple, d[0].flags = DOD_SYSTEM_PARALLEL;
+    d[1].fn = bump, d[1].flags = DOD_SYSTEM_PARALLEL;
     dod_threadpool *p = NULL;
     CHECK_OK(dod_threadpool_create(&p, 2, NULL));
     dod_executor ex = dod_threadpool_executor(p);
@@ -370,9 +374,10 @@ static void test_commands(void)
     static const uint32_t c0[] = { C0 }, c01[] = { C0, C1 }, c1[] = { C1 };
     churn ch = { A_SMALL, UINT32_MAX };
     dod_system_desc d[2] = { sys(c0, 1, NULL, 0), sys(c01, 2, c1, 1) };
-    d[0].fn = churn_system, d[0].ctx = &ch, d[0].flags = DOD_SYSTEM_COMMANDS;
+    d[0].fn = churn_system, d[0].ctx = &ch;
+    d[0].flags = DOD_SYSTEM_COMMANDS | DOD_SYSTEM_PARALLEL; /* a buffer a job */
     d[1].fn = triple; /* reads c0, writes c1: no conflict, but it asks for churn's commands */
-    d[1].flags = DOD_SYSTEM_NEW_PHASE;
+    d[1].flags = DOD_SYSTEM_NEW_PHASE | DOD_SYSTEM_PARALLEL;
     dod_schedule *s = make_schedule(w, d, 2, 32, NULL);
     CHECK_EQ(dod_schedule_phase_of(s, 1), 1);
 
@@ -420,6 +425,41 @@ static void test_commands(void)
     dod_world_destroy(w);
 }
 
+/* Despawns every row of task `ctx` points at, and on that task records a set of the wrong size,
+ * without reporting it through t->status: the run finds it in the buffer (dod_cmds_status). */
+static void despawn_and_misrecord(const dod_system_task *t)
+{
+    const uint32_t *bad_task = (const uint32_t *)t->ctx;
+    for (uint32_t i = 0; i < t->rows.n; ++i)
+        dod_cmds_despawn(t->cmds, t->rows.entities[i]);
+    if (t->task == *bad_task) {
+        uint64_t wide = 0;
+        dod_cmds_set(t->cmds, t->rows.entities[0], C0, &wide, sizeof wide); /* c0 is 4 bytes */
+    }
+}
+
+static void test_refused_record(void)
+{
+    dod_world *w = make_world(64, NULL);
+    CHECK_OK(dod_world_spawn_n(w, A_SMALL, 500, NULL));
+    static const uint32_t c0[] = { C0 };
+    uint32_t bad_task = 2;
+    dod_system_desc d = sys(c0, 1, NULL, 0);
+    d.fn = despawn_and_misrecord, d.ctx = &bad_task;
+    d.flags = DOD_SYSTEM_COMMANDS | DOD_SYSTEM_PARALLEL;
+    dod_schedule *s = make_schedule(w, &d, 1, 32, NULL);
+    uint64_t snap = world_snap(w);
+    CHECK_STATUS(dod_schedule_run(s, w, NULL, NULL), DOD_E_INVALID);
+    CHECK_EQ(world_snap(w), snap); /* nothing of the phase applied */
+    bad_task = UINT32_MAX; /* the buffers were cleared: the next run applies its own */
+    dod_apply_result r;
+    CHECK_OK(dod_schedule_run(s, w, NULL, &r));
+    CHECK_EQ(r.applied, 500);
+    CHECK_EQ(dod_world_count(w, A_SMALL), 0);
+    dod_schedule_destroy(s);
+    dod_world_destroy(w);
+}
+
 /* ---- refusals ---- */
 
 static dod_status create_one(const dod_world *w, const dod_system_desc *d, uint32_t task_rows)
@@ -463,8 +503,9 @@ static void test_steps_and_recorders(void)
         dod_system_desc d[4] = { sys(c0, 1, NULL, 0), sys(c0, 1, NULL, 0),
                                  dod_step_desc("between", step_count, &between),
                                  sys(c0, 1, NULL, 0) };
-        d[0].fn = churn_system, d[0].ctx = &ch, d[0].flags = DOD_SYSTEM_COMMANDS;
-        d[1].fn = mover, d[1].flags = DOD_SYSTEM_COMMANDS;
+        d[0].fn = churn_system, d[0].ctx = &ch;
+        d[0].flags = DOD_SYSTEM_COMMANDS | DOD_SYSTEM_PARALLEL;
+        d[1].fn = mover, d[1].flags = DOD_SYSTEM_COMMANDS | DOD_SYSTEM_PARALLEL;
         d[3] = dod_step_desc("after", step_count, &after);
         dod_schedule_desc sd = { .systems = d, .n_systems = 4, .task_rows = 32,
                                  .flags = pass ? DOD_SCHEDULE_PASS_PER_SYSTEM : 0u };
@@ -525,8 +566,8 @@ static void test_task_numbers(void)
     memset(seen, 0, sizeof seen);
     for (uint32_t pass = 0; pass < 2; ++pass) {
         dod_system_desc d[3] = { sys(c0, 1, NULL, 0), sys(c2, 1, NULL, 0), sys(c1, 1, NULL, 0) };
-        for (uint32_t i = 0; i < 3; ++i)
-            d[i].fn = note_task, d[i].ctx = &seen[pass][i];
+        for (uint32_t i = 0; i < 3; ++i) /* parallel: the one pass, unless pass per system */
+            d[i].fn = note_task, d[i].ctx = &seen[pass][i], d[i].flags = DOD_SYSTEM_PARALLEL;
         dod_schedule_desc sd = { .systems = d, .n_systems = 3, .task_rows = 32,
                                  .flags = pass ? DOD_SCHEDULE_PASS_PER_SYSTEM : 0u };
         dod_schedule *s = NULL;
@@ -566,7 +607,11 @@ static void test_refusals(void)
         { c0, NULL, c1, NULL, 1, 0, 1, 0, 0, 0, DOD_E_INVALID },      /* a write not in all */
         { c01, c1, c1, NULL, 2, 1, 1, 0, 0, 0, DOD_E_INVALID },       /* one it also excludes */
         { c0, NULL, c0, c0, 1, 0, 1, 1, 0, 0, DOD_E_INVALID },        /* a lookup of a write */
-        { c0, NULL, c0, NULL, 1, 0, 1, 0, 8, 0, DOD_E_INVALID },      /* unknown flags */
+        { c0, NULL, c0, NULL, 1, 0, 1, 0, 16, 0, DOD_E_INVALID },     /* unknown flags */
+        { c0, NULL, c0, NULL, 1, 0, 1, 0, DOD_SYSTEM_PARALLEL, 0, DOD_OK },
+        { c0, NULL, c0, NULL, 1, 0, 1, 0, DOD_SYSTEM_SEQUENTIAL, 0, DOD_OK },
+        { c0, NULL, c0, NULL, 1, 0, 1, 0, DOD_SYSTEM_SEQUENTIAL | DOD_SYSTEM_PARALLEL, 0,
+          DOD_E_INVALID },                                            /* both: contradictory */
         { c0, NULL, c0, NULL, 1, 0, 1, 0, 0, 8, DOD_E_INVALID },      /* task_rows % 16 */
         { c0, NULL, c0, NULL, 1, 0, 1, 0, 0, 17, DOD_E_INVALID },
     };
@@ -675,8 +720,8 @@ static void test_run_alloc_failures(void)
     CHECK_OK(dod_world_spawn_n(w, A_SMALL, 300, NULL));
     static const uint32_t c0[] = { C0 }, c01[] = { C0, C1 }, c1[] = { C1 };
     dod_system_desc d[2] = { sys(c01, 2, c1, 1), sys(c0, 1, c0, 1) };
-    d[0].fn = triple;
-    d[1].fn = bump;
+    d[0].fn = triple, d[0].flags = DOD_SYSTEM_PARALLEL;
+    d[1].fn = bump, d[1].flags = DOD_SYSTEM_PARALLEL;
     test_alloc ta;
     test_alloc_init(&ta);
     dod_allocator a = test_alloc_get(&ta);
@@ -723,7 +768,7 @@ static void test_run_alloc_failures_commands(void)
         *(uint32_t *)dod_world_get(w, e[i], C0) = i;
     static const uint32_t c0[] = { C0 };
     dod_system_desc d = sys(c0, 1, NULL, 0);
-    d.fn = mark_system, d.flags = DOD_SYSTEM_COMMANDS;
+    d.fn = mark_system, d.flags = DOD_SYSTEM_COMMANDS | DOD_SYSTEM_PARALLEL; /* a buffer a job */
     test_alloc ta;
     test_alloc_init(&ta);
     dod_allocator a = test_alloc_get(&ta);
@@ -751,6 +796,7 @@ int main(void)
     test_tasks();
     test_writes();
     test_commands();
+    test_refused_record();
     test_steps_and_recorders();
     test_task_numbers();
     test_refusals();

@@ -4,8 +4,9 @@
  * frames on a NULL executor, thread pools of 1, 2, 3 and 8 threads, and executors that run the
  * tasks in reverse or shuffled order (on one thread, and on three), each in one pass a phase and
  * in a pass per system (DOD_SCHEDULE_PASS_PER_SYSTEM): every world must end
- * byte for byte the same (every handle, row and block), and so must what the sequential
- * systems computed outside the world, in row order. It runs under the thread sanitizer in CI. */
+ * byte for byte the same (every handle, row and block), and so must what the systems that are
+ * not DOD_SYSTEM_PARALLEL (the default) computed outside the world, in row order. It runs under
+ * the thread sanitizer in CI. */
 #include <dod/dod.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,7 +42,8 @@ typedef struct spec {
     uint32_t salt, flags;
     const dod_entity *pool; /* handles it looks up, the same in every world but the tag */
     uint32_t n_pool;
-    uint32_t outside;       /* a sequential system's running hash of every row, in order */
+    uint32_t outside;       /* a system's running hash of every row, in order, unless it is
+                               DOD_SYSTEM_PARALLEL */
     unsigned char failed[MAX_TASKS]; /* a task whose recording failed */
 } spec;
 
@@ -73,8 +75,8 @@ static int record(const dod_system_task *t, const spec *s, dod_entity e, uint32_
 }
 
 /* Every row: a hash of its id, of its components (the old values of those it writes too)
- * and of components of other entities it looks up, written into every word it writes. A
- * sequential system also folds the hash into state outside the world; a recording system
+ * and of components of other entities it looks up, written into every word it writes. A system
+ * that is not parallel also folds the hash into state outside the world; a recording system
  * records a command chosen by the hash. */
 static void random_system(const dod_system_task *t)
 {
@@ -94,7 +96,7 @@ static void random_system(const dod_system_task *t)
             for (uint32_t x = 0; x < words_of(s->writes[k]); ++x)
                 p[i * words_of(s->writes[k]) + x] = mix(h, x);
         }
-        if (s->flags & DOD_SYSTEM_SEQUENTIAL)
+        if (!(s->flags & DOD_SYSTEM_PARALLEL)) /* one thread at a time, rows in order */
             s->outside = mix(s->outside, h);
         if (t->cmds)
             ok &= record(t, s, t->rows.entities[i], h);
@@ -155,7 +157,10 @@ static void draw_scenario(scenario *sc, uint64_t seed)
             writes |= 1u << s->writes[k];
         (void)pick(&r, writes, 25, s->reads, &s->n_reads);
         s->salt = (uint32_t)test_rng_next(&r);
-        s->flags = test_rng_below(&r, 4) == 0 ? DOD_SYSTEM_SEQUENTIAL : 0;
+        /* a parallel system half the time; else the default, or said explicitly */
+        static const uint32_t split[4] = { DOD_SYSTEM_PARALLEL, DOD_SYSTEM_PARALLEL, 0,
+                                           DOD_SYSTEM_SEQUENTIAL };
+        s->flags = split[test_rng_below(&r, 4)];
         s->flags |= test_rng_below(&r, 3) == 0 ? DOD_SYSTEM_COMMANDS : 0;
     }
     static const uint32_t rows[] = { 16, 32, 64, 0 };

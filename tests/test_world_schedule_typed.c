@@ -1,6 +1,7 @@
-/* The typed system (DOD_SYSTEM): its desc carries the list's query and access, its function
- * gets the task's rows as typed columns, and a frame of typed systems on a thread pool gives
- * the same world as the typed loops written by hand. */
+/* The typed system (DOD_SYSTEM, and DOD_QUERY_SYSTEM declaring the query with it): its desc
+ * carries the list's query and access and the flags given, its function gets the task's rows as
+ * typed columns and the run's frame, and a frame of typed systems on a thread pool gives the
+ * same world as the typed loops written by hand. */
 #include <dod/world_systems.h>
 #include <string.h>
 #include "check.h"
@@ -9,8 +10,7 @@
 
 DOD_SYSTEM(game, movers, MOVERS)
 #define BOXES(W, R, X) W(hitbox) R(position)
-DOD_QUERY(game, boxes, BOXES)
-DOD_SYSTEM(game, boxes, BOXES)
+DOD_QUERY_SYSTEM(game, boxes, BOXES)
 DOD_SYSTEM(game, everything, EVERYTHING)
 
 static void step(uint32_t n, position *restrict p, const velocity *restrict v, float dt)
@@ -29,9 +29,10 @@ static void box(uint32_t n, hitbox *restrict h, const position *restrict p)
     }
 }
 
+/* dt is the run's frame argument (dod_schedule_run_with). */
 static void move_system(const game_movers_cols *c, const dod_system_task *t)
 {
-    step(c->n, c->position, c->velocity, *(const float *)t->ctx);
+    step(c->n, c->position, c->velocity, *(const float *)t->frame);
 }
 
 static void box_system(const game_boxes_cols *c, const dod_system_task *t)
@@ -40,7 +41,7 @@ static void box_system(const game_boxes_cols *c, const dod_system_task *t)
     box(c->n, c->hitbox, c->position);
 }
 
-/* Sequential: one thread, in order, so it may count into its ctx. */
+/* Not parallel (the default): one thread at a time, in order, so it may count into its ctx. */
 static void count_system(const game_everything_cols *c, const dod_system_task *t)
 {
     *(uint32_t *)t->ctx += c->n;
@@ -65,7 +66,15 @@ static void test_desc(void)
     CHECK(d.typed_fn == (void (*)(void))move_system);
     CHECK(strcmp(d.name, "movers") == 0);
     d = game_everything_system(count_system, NULL, 0);
-    CHECK(d.n_all == 0 && d.n_none == 0 && d.n_writes == 0);
+    CHECK(d.n_all == 0 && d.n_none == 0 && d.n_writes == 0 && d.flags == 0);
+    /* the flags reach the desc as given, DOD_SYSTEM_PARALLEL too */
+    d = game_boxes_system(box_system, NULL, DOD_SYSTEM_PARALLEL | DOD_SYSTEM_COMMANDS);
+    CHECK(d.flags == (DOD_SYSTEM_PARALLEL | DOD_SYSTEM_COMMANDS));
+    const uint32_t box_all[] = { DOD_CID(game, hitbox), DOD_CID(game, position) };
+    const uint32_t box_writes[] = { DOD_CID(game, hitbox) };
+    CHECK(same_ids(d.all, d.n_all, box_all, 2));
+    CHECK(same_ids(d.writes, d.n_writes, box_writes, 1));
+    CHECK(d.fn == game_boxes_system_run && d.n_none == 0);
 }
 
 /* A world of every archetype, the same in w and in ref. */
@@ -110,9 +119,9 @@ static void test_frame(void)
     float dt = 0.25f;
     uint32_t counted = 0;
     dod_system_desc d[3] = {
-        game_movers_system(move_system, &dt, 0),
-        game_boxes_system(box_system, NULL, 0),
-        game_everything_system(count_system, &counted, DOD_SYSTEM_SEQUENTIAL),
+        game_movers_system(move_system, NULL, DOD_SYSTEM_PARALLEL),
+        game_boxes_system(box_system, NULL, DOD_SYSTEM_PARALLEL),
+        game_everything_system(count_system, &counted, 0),
     };
     dod_schedule_desc sd = { .systems = d, .n_systems = 3, .task_rows = 64 };
     dod_schedule *s = NULL;
@@ -124,7 +133,7 @@ static void test_frame(void)
     CHECK_OK(dod_threadpool_create(&p, 2, NULL));
     dod_executor ex = dod_threadpool_executor(p);
     for (int f = 0; f < 3; ++f) {
-        CHECK_OK(dod_schedule_run(s, w, &ex, NULL));
+        CHECK_OK(dod_schedule_run_with(s, w, &ex, &dt, NULL));
         /* the same frame by hand, with the typed queries */
         dod_world_iter it;
         game_movers_cols m;

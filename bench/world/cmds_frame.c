@@ -71,7 +71,7 @@ static void cf_make(cf_world *c, size_t n)
     }
     static const uint32_t all[] = { DOD_CID(cf, position) };
     dod_system_desc sys = { .name = "cull", .fn = cull, .ctx = c, .all = all, .n_all = 1,
-                            .flags = DOD_SYSTEM_COMMANDS };
+                            .flags = DOD_SYSTEM_COMMANDS | DOD_SYSTEM_PARALLEL };
     dod_schedule_desc sd = { .systems = &sys, .n_systems = 1 };
     wb_check(dod_schedule_create(&c->s, c->w, &sd), "cmds frame schedule");
 }

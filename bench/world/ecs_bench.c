@@ -8,6 +8,9 @@
  *   world_chunked_1t / _2t  every archetype chunked at the default blocks
  *   world_fixed_pps_1t / _2t  fixed, a pass per system (DOD_SCHEDULE_PASS_PER_SYSTEM): against
  *                         the default, one pass over a task's rows for every system of a phase
+ *   world_fixed_seq_1t / _2t  fixed, no system DOD_SYSTEM_PARALLEL (the schedule's default:
+ *                         each system's tasks one job, in order): what the safe default costs
+ *                         against the variants above, whose systems but Render are parallel
  * dt = 1/60, read from a volatile each frame. Every variant runs the same frames, so at the
  * end every world must equal the raw arrays byte for byte (every column, and the
  * framebuffer): across thread counts and against the raw loops. */
@@ -20,10 +23,10 @@
 
 #define FRAMES 21
 enum { V_RAW, V_RAW_2T, V_FIXED_1T, V_FIXED_2T, V_CHUNKED_1T, V_CHUNKED_2T, V_PPS_1T, V_PPS_2T,
-       N_VARIANTS };
+       V_SEQ_1T, V_SEQ_2T, N_VARIANTS };
 static const char *const variant_names[N_VARIANTS] = {
     "raw", "raw_2t", "world_fixed_1t", "world_fixed_2t", "world_chunked_1t", "world_chunked_2t",
-    "world_fixed_pps_1t", "world_fixed_pps_2t"
+    "world_fixed_pps_1t", "world_fixed_pps_2t", "world_fixed_seq_1t", "world_fixed_seq_2t"
 };
 
 static volatile float frame_dt = 1.0f / 60.0f;
@@ -47,8 +50,10 @@ static scenario_result run_scenario(size_t n, int mixed, int n_systems, const do
     ecs_world *worlds[N_VARIANTS] = { NULL };
     for (int v = V_FIXED_1T; v < N_VARIANTS; ++v)
         worlds[v] = ecs_world_make(n, mixed, v <= V_FIXED_2T || v >= V_PPS_1T, n_systems,
-                                   v >= V_PPS_1T ? DOD_SCHEDULE_PASS_PER_SYSTEM : 0u);
-    const dod_executor *exec[N_VARIANTS] = { NULL, two, one, two, one, two, one, two };
+                                   v == V_PPS_1T || v == V_PPS_2T ? DOD_SCHEDULE_PASS_PER_SYSTEM
+                                                                  : 0u,
+                                   v >= V_SEQ_1T ? 0u : DOD_SYSTEM_PARALLEL);
+    const dod_executor *exec[N_VARIANTS] = { NULL, two, one, two, one, two, one, two, one, two };
     double t[N_VARIANTS][FRAMES];
     for (int f = -1; f < FRAMES; ++f) /* frame -1: a warm-up, untimed */
         for (int k = 0; k < N_VARIANTS; ++k) {
@@ -93,6 +98,11 @@ static scenario_result run_scenario(size_t n, int mixed, int n_systems, const do
            r.median[V_FIXED_2T] / r.median[V_RAW_2T], r.min[V_FIXED_1T] / r.min[V_PPS_1T],
            r.median[V_FIXED_1T] / r.median[V_PPS_1T], r.min[V_FIXED_2T] / r.min[V_PPS_2T],
            r.median[V_FIXED_2T] / r.median[V_PPS_2T]);
+    printf("  %s n %zu (min, median): no system parallel / parallel (fixed) 1t %.3f %.3f, "
+           "2t %.3f %.3f; no system parallel 2t / 1t %.3f %.3f\n",
+           op, n, r.min[V_SEQ_1T] / r.min[V_FIXED_1T], r.median[V_SEQ_1T] / r.median[V_FIXED_1T],
+           r.min[V_SEQ_2T] / r.min[V_FIXED_2T], r.median[V_SEQ_2T] / r.median[V_FIXED_2T],
+           r.min[V_SEQ_2T] / r.min[V_SEQ_1T], r.median[V_SEQ_2T] / r.median[V_SEQ_1T]);
     return r;
 }
 

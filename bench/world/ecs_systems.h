@@ -92,10 +92,12 @@ void ecs_raw_free(ecs_raw *r);
 
 /* The world (ecs_world.c): the typed world of the five archetypes (fixed at the setup's
  * counts, or chunked at the defaults), a schedule of 2 or 7 systems made with schedule_flags
- * (DOD_SCHEDULE_PASS_PER_SYSTEM, or 0). */
+ * (DOD_SCHEDULE_PASS_PER_SYSTEM, or 0), every system but Render flagged system_flags
+ * (DOD_SYSTEM_PARALLEL, or 0: each system one job); Render, which writes the framebuffer, is
+ * never parallel. */
 typedef struct ecs_world ecs_world;
 ecs_world *ecs_world_make(size_t n, int mixed, int fixed, int n_systems,
-                          uint32_t schedule_flags);
+                          uint32_t schedule_flags, uint32_t system_flags);
 void ecs_world_frame(ecs_world *w, const dod_executor *exec, float dt);
 int ecs_world_same_as_raw(const ecs_world *w, const ecs_raw *r); /* byte for byte */
 void ecs_world_free(ecs_world *w);

@@ -151,7 +151,8 @@ static void spawn(dod_world *w, const ecs_entity *e)
     check(st, "ecs spawn");
 }
 
-ecs_world *ecs_world_make(size_t n, int mixed, int fixed, int n_systems, uint32_t schedule_flags)
+ecs_world *ecs_world_make(size_t n, int mixed, int fixed, int n_systems, uint32_t schedule_flags,
+                          uint32_t system_flags)
 {
     ecs_world *x = (ecs_world *)calloc(1, sizeof *x);
     if (!x)
@@ -178,15 +179,17 @@ ecs_world *ecs_world_make(size_t n, int mixed, int fixed, int n_systems, uint32_
     x->frame.fb = (char *)wb_alloc(ECS_FB_W * ECS_FB_H + 1);
     memset(x->frame.fb, ' ', ECS_FB_W * ECS_FB_H);
     void *f = &x->frame;
+    const uint32_t fl = system_flags;
     const dod_system_desc sys[7] = {
-        eb_movement_system(sys_movement, f, 0),
-        eb_data_system(sys_data, f, 0),
-        eb_complex_system(sys_complex, f, 0),
-        eb_health_system(sys_health, f, 0),
-        eb_damage_system(sys_damage, f, 0),
-        eb_sprite_system(sys_sprite, f, 0),
-        /* one framebuffer, last writer wins: its rows in order, on one thread */
-        eb_render_system(sys_render, f, DOD_SYSTEM_SEQUENTIAL),
+        eb_movement_system(sys_movement, f, fl),
+        eb_data_system(sys_data, f, fl),
+        eb_complex_system(sys_complex, f, fl),
+        eb_health_system(sys_health, f, fl),
+        eb_damage_system(sys_damage, f, fl),
+        eb_sprite_system(sys_sprite, f, fl),
+        /* one framebuffer, last writer wins: not parallel (the default), its rows in order on
+           one thread */
+        eb_render_system(sys_render, f, 0),
     };
     dod_schedule_desc sd = { .systems = sys, .n_systems = (uint32_t)n_systems,
                              .flags = schedule_flags };

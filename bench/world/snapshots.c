@@ -19,6 +19,8 @@
  *            Before every run the change is made again (the column written and touched, a
  *            despawn and a spawn), so each pass copies the same bytes, and the caches are
  *            emptied (wb_evict_caches), so neither a copy nor its memcpy finds the other's bytes
+ *   first_copy  the first copy into each slot of fresh frames against the next ones, frames made
+ *            from the desc or from the live world (first_copy_bench; informational)
  * Targets at 1M: copy <= 1.3x memcpy, publish <= 0.05x the deep copy; copy_changed: nothing
  * <= 50 us, one column and everything <= 1.3x their memcpy. A copy or snapshot that differs
  * from its source fails the program. */
@@ -281,6 +283,61 @@ static void changed_bench(const seed_population *s, int passes)
     dod_threadpool_destroy(pool);
 }
 
+/* The first copy into each slot of a fresh frames object against the next copies (the
+ * snapshots' start-up): frames from the desc alone (the first copy into a slot allocates the
+ * chunked archetype's blocks and the entity index and faults their pages), from the live world
+ * (dod_world_frames_create_from: held, the pages still faulted by the first copy), and from it
+ * with DOD_WORLD_PREFAULT (held and touched by the creation). Informational: each one's
+ * creation, the mean of its first copies (begin, copy, publish) into the 3 slots and of the
+ * next 3, medians of the passes. */
+enum { F_DESC, F_FROM, F_PREFAULT, N_FIRST_VARIANTS };
+static const char *const first_names[N_FIRST_VARIANTS] = { "frames_create", "create_from",
+                                                           "create_from+prefault" };
+
+static double publish_ms(dod_frames *frames, const dod_world *live)
+{
+    double t0 = bench_now_ms();
+    dod_frame f = { 0 };
+    wb_check(dod_frames_begin(frames, &f), "first copy begin");
+    wb_check(dod_world_copy(dod_frame_world(&f), live), "first copy");
+    wb_check(dod_frames_publish(frames, &f), "first copy publish");
+    return bench_now_ms() - t0;
+}
+
+static void first_copy_bench(const dod_world_desc *d, const dod_world *live, int passes)
+{
+    printf("first copy into a fresh frame slot, 3 slots (ms, medians of %d passes):\n", passes);
+    for (int v = 0; v < N_FIRST_VARIANTS; ++v) {
+        double create[WB_MAX_PASSES], first[WB_MAX_PASSES], next[WB_MAX_PASSES];
+        for (int p = 0; p < passes; ++p) {
+            dod_world_desc dv = *d;
+            if (v == F_PREFAULT)
+                dv.flags |= DOD_WORLD_PREFAULT;
+            dod_frames *frames = NULL;
+            double t0 = bench_now_ms();
+            wb_check(v == F_DESC ? dod_world_frames_create(&frames, 3, &dv)
+                                 : dod_world_frames_create_from(&frames, 3, &dv, live),
+                     "first copy frames");
+            create[p] = bench_now_ms() - t0;
+            first[p] = next[p] = 0;
+            for (int k = 0; k < 3; ++k)
+                first[p] += publish_ms(frames, live) / 3;
+            for (int k = 0; k < 3; ++k)
+                next[p] += publish_ms(frames, live) / 3;
+            dod_frame f = { 0 };
+            wb_check(dod_frames_acquire(frames, &f), "first copy acquire");
+            wb_require(world_same_rows(dod_frame_world_read(&f), live, 1),
+                       "first copy differs from source");
+            wb_check(dod_frames_release(frames, &f), "first copy release");
+            dod_world_frames_destroy(frames);
+        }
+        double c = bench_median(create, passes), fi = bench_median(first, passes);
+        double ne = bench_median(next, passes);
+        printf("  %-21s create %8.2f  first copy %8.2f  next copy %7.2f  first / next %6.1fx\n",
+               first_names[v], c, fi, ne, fi / ne);
+    }
+}
+
 void snapshots_bench(size_t n, int passes)
 {
     seed_population s;
@@ -343,6 +400,7 @@ void snapshots_bench(size_t n, int passes)
                      "publish world / oop deep copy (min), n %zu", n);
 
     changed_bench(&s, passes);
+    first_copy_bench(&d, live, passes);
 
     oop_destroy(r.snapshot);
     oop_lock_destroy(r.lock);

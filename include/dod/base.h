@@ -100,8 +100,11 @@ DOD_API const char *dod_status_str(dod_status status);
  * The call is the public function the check belongs to, or, for a check shared by several
  * calls (an allocation that grows storage, ...), the library's private helper that made it;
  * the text is cut at 255 bytes. So a DOD_E_INVALID from a desc with eight checks says which
- * one. In a release build of the library the reports are compiled out: the hook is stored but
- * never called, and a refusal costs nothing more than returning its status. A status that is a
+ * one. In a release build of the library the reports are compiled out, and a refusal costs
+ * nothing more than returning its status, but for a copy refused for another declaration
+ * (dod_world_copy, dod_world_copy_with, dod_world_frames_create_from), whose report names the
+ * first difference in every build: a program may meet it only in release, with no other way
+ * to learn which field differs. A status that is a
  * normal answer, not a refusal, is never reported: dod_frames_acquire before the first publish
  * (DOD_E_STATE: nothing to read yet) and dod_frames_begin while readers hold every other slot
  * (DOD_E_BUSY: the writer skips a frame), which a game meets every frame at start-up or under

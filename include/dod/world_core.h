@@ -219,6 +219,28 @@ DOD_API dod_status dod_world_move(dod_world *w, dod_entity e, uint32_t archetype
 DOD_API dod_status dod_world_add(dod_world *w, dod_entity e, uint32_t component);
 DOD_API dod_status dod_world_remove(dod_world *w, dod_entity e, uint32_t component);
 
+/* The declared archetype whose component set is exactly components[0 .. n - 1] (a duplicate
+ * id counts once; n == 0 is the empty set, an archetype of ids only) into *archetype: the
+ * lookup a game needs to move an entity to the archetype of a set it builds. O(archetypes).
+ * Errors (*archetype untouched): DOD_E_INVALID (w or archetype NULL; components NULL with
+ * n > 0), DOD_E_RANGE (an id >= n_components), DOD_E_UNDECLARED (no declared archetype, or
+ * more than one, has exactly that set). Thread safety: reads the declaration only. */
+DOD_API dod_status dod_world_archetype_for(const dod_world *w, const uint32_t *components,
+                                           uint32_t n, uint32_t *archetype);
+
+/* Add components[0 .. n - 1] to e, or remove them, in one move (as dod_world_move) to the
+ * declared archetype whose set is exactly e's plus, or minus, them: no intermediate set has to
+ * be declared (adding four components one at a time would pass through three). The added
+ * components are zeroed; those e has, or lacks, already change nothing; a duplicate id counts
+ * once; nothing to change (or n == 0) is a no-op (DOD_OK). O(archetypes) for the lookup, then
+ * a move. Invalidates as dod_world_move.
+ * Errors (world unchanged): as dod_world_add, and DOD_E_INVALID (components NULL with n > 0),
+ * DOD_E_RANGE (an id >= n_components). */
+DOD_API dod_status dod_world_add_n(dod_world *w, dod_entity e, const uint32_t *components,
+                                   uint32_t n);
+DOD_API dod_status dod_world_remove_n(dod_world *w, dod_entity e, const uint32_t *components,
+                                      uint32_t n);
+
 /* Component `component` of e: a pointer into its column, valid until e is despawned or moved
  * or a despawn or move swaps another row into e's place. O(1), no hashing, no allocation.
  * NULL when w is NULL, e is not alive in w, or its archetype has no such component.
@@ -262,6 +284,39 @@ DOD_API uint32_t dod_world_block(const dod_world *w, uint32_t archetype, uint32_
 /* Bytes of memory the world holds: blocks (spares too), block lists, the entity index and the
  * world itself (0 for NULL). */
 DOD_API size_t dod_world_bytes(const dod_world *w);
+
+/* Make room for `rows` rows of `archetype` in all (not `rows` more): the blocks they need and
+ * an entity index with room for rows - count more entities, allocated now, so the spawns (or a
+ * copy) that bring the archetype to `rows` rows allocate nothing. A fixed archetype holds its
+ * capacity from create: rows <= capacity reserves only the entity index. With
+ * DOD_WORLD_PREFAULT in the world's desc what this call allocates is also written to, a byte
+ * every 4096, so the first spawns or copies into it fault no page (else they fault a page every
+ * 4 KiB: the cost of a first copy into a fresh frame, dod_world_frames_create_from).
+ * All or nothing. The blocks stay the archetype's as spares do: a despawn or move that empties
+ * the archetype's end block gives back every block past the next one, reserved or not
+ * (dod_world_despawn). Moves no row: pointers and iterators stay valid. When the blocks and the
+ * entity index already have that room, allocates nothing (DOD_OK).
+ * Errors (world unchanged, nothing leaked): DOD_E_INVALID (w NULL), DOD_E_RANGE (archetype >=
+ * n_archetypes), DOD_E_FULL (a fixed archetype's rows > capacity; a chunked one whose blocks
+ * for `rows` would pass its memory cap), DOD_E_OVERFLOW (an entity index past 2^32 - 1
+ * slots), DOD_E_NOMEM.
+ * Thread safety: exclusive access to w, as dod_world_spawn. */
+DOD_API dod_status dod_world_reserve(dod_world *w, uint32_t archetype, uint32_t rows);
+
+/* The bytes of blocks that `rows` rows of archetype `archetype` of a world created from desc
+ * take, into *bytes: for a chunked archetype the blocks 0 .. k - 1 that hold them (block 0
+ * and its growth as dod_world_create lays them out, whatever the desc's memory_cap), so
+ * memory_cap = *bytes lets the archetype hold `rows` rows (and the rest of the last block's)
+ * and no more; 0 for 0 rows. For a fixed archetype its one block, whatever rows <= capacity.
+ * The entity index (8 bytes a slot) and the world itself are not counted (dod_world_bytes
+ * counts everything a world holds). O(components + archetypes): the desc is checked as create
+ * checks it. Allocates nothing.
+ * Errors (*bytes untouched): DOD_E_INVALID (desc or bytes NULL), DOD_E_RANGE (archetype >=
+ * n_archetypes), DOD_E_FULL (a fixed archetype's rows > capacity), DOD_E_OVERFLOW (the bytes do
+ * not fit size_t), and every error dod_world_create finds in desc (reported as its).
+ * Thread safety: reads desc only. */
+DOD_API dod_status dod_world_rows_bytes(const dod_world_desc *desc, uint32_t archetype,
+                                        uint32_t rows, size_t *bytes);
 
 /* A query: the archetypes that have every component of `all` and none of `none`, matched
  * once by dod_query_init. A small fixed-size struct the caller owns; its fields are private. */

@@ -53,8 +53,9 @@ extern "C" {
  * pointer into dst and its iterators; queries and schedules made for dst before carry its
  * former tag (a query then iterates nothing, dod_schedule_run refuses with DOD_E_INVALID):
  * make them for src, which fit dst after the copy.
- * Errors (dst unchanged): DOD_E_INVALID (dst or src NULL; worlds of different declarations),
- * DOD_E_NOMEM. */
+ * Errors (dst unchanged): DOD_E_INVALID (dst or src NULL; worlds of different declarations,
+ * compared field by field: the error hook names the first difference, in a release build too:
+ * "another declaration: the size of component 2 is 12 in dst, 8 in src"), DOD_E_NOMEM. */
 DOD_API dod_status dod_world_copy(dod_world *dst, const dod_world *src);
 
 /* dod_world_copy_desc.flags: copy only what changed since dst last held a copy of src (below). */
@@ -152,6 +153,22 @@ DOD_API uint64_t dod_world_hash(const dod_world *w);
 DOD_API dod_status dod_world_frames_create(dod_frames **frames, uint32_t n_slots,
                                            const dod_world_desc *desc);
 
+/* dod_world_frames_create, and every slot's world then holds what `live` (a world of desc's
+ * declaration) holds now: an entity index of its capacity and as many blocks of every
+ * archetype, its spares too, allocated here and, with DOD_WORLD_PREFAULT in desc->flags,
+ * written to (a byte every 4096) so their pages are mapped. The first copy of live into a
+ * slot then allocates nothing and faults no page while live has not grown: without it, the
+ * first copy into each slot allocates the chunked archetypes' blocks and maps their pages,
+ * 40 - 50x the next copy at 1M entities (docs/world-measurements.md, "First copy into a
+ * frame"); without DOD_WORLD_PREFAULT this call only allocates, and the pages still fault then.
+ * Costs n_slots times live's memory up front, as the first copies would. live is only read.
+ * Errors (*frames untouched, nothing leaked): as dod_world_frames_create, and DOD_E_INVALID
+ * (live NULL; live of another declaration than desc: the error hook names the first
+ * difference). Thread safety: reads live (other readers may run alongside). */
+DOD_API dod_status dod_world_frames_create_from(dod_frames **frames, uint32_t n_slots,
+                                                const dod_world_desc *desc,
+                                                const dod_world *live);
+
 /* Destroy a frames object made by dod_world_frames_create and its slots' worlds. No thread may
  * hold or be about to acquire a frame. NULL: no-op. */
 DOD_API void dod_world_frames_destroy(dod_frames *frames);
@@ -213,7 +230,8 @@ DOD_API dod_status dod_world_save_mem(const dod_world *w, void *buf, size_t size
  * only as bytes actually arrive.
  * Blocks w holds past what the file's rows need stay w's (spares), as for dod_world_copy.
  * Invalidates every handle w gave before (one may now name a loaded entity), every pointer
- * into w and its iterators; queries and schedules stay valid (the tag is kept).
+ * into w and its iterators; queries and schedules stay valid (the tag is kept). Handles
+ * stored in components keep the saving world's tag: dod_world_load_with makes them w's.
  * Errors, each leaving w exactly as it was: DOD_E_INVALID (w or f NULL; a file of another
  * declaration), DOD_E_CORRUPT (any check above fails, including a stream that ends early),
  * DOD_E_OVERFLOW (a file this host's size_t cannot hold: only on 32-bit hosts), DOD_E_IO (a
@@ -228,6 +246,45 @@ DOD_API dod_status dod_world_load(dod_world *w, FILE *f);
  * Errors (w unchanged): DOD_E_INVALID (w or buf NULL; another declaration), DOD_E_CORRUPT
  * (also a header claiming a size other than `size`), DOD_E_NOMEM. */
 DOD_API dod_status dod_world_load_mem(dod_world *w, const void *buf, size_t size);
+
+/* A field of a component that holds a dod_entity: its 8 bytes at `offset` in the element. */
+typedef struct dod_world_handle_field {
+    uint32_t component;
+    uint32_t offset; /* offset + 8 <= the component's size */
+} dod_world_handle_field;
+
+/* How dod_world_load_with / dod_world_load_mem_with load: zero-initialise it and set what you
+ * need; NULL or all zero loads as dod_world_load. */
+typedef struct dod_world_load_desc {
+    const dod_world_handle_field *handles; /* the fields that hold handles, n_handles of them */
+    uint32_t n_handles;
+    uint32_t flags;                        /* 0 (none defined yet) */
+} dod_world_load_desc;
+
+/* dod_world_load (dod_world_load_mem), and then every handle the listed fields hold in the
+ * loaded rows (every archetype with the field's component) is made a handle of w: its tag bits
+ * (48..63) are replaced with w's, the null handle stays null. A handle stored in a component
+ * keeps the tag of the world that wrote it, and the file does not record that world's tag, so
+ * after a load into another world (another run of the game, another world's tag) it no longer
+ * resolves; with its field listed here it resolves again to the loaded entity it named (or to
+ * nothing, when that entity was despawned before the save: the generation still decides).
+ * The world keeps its own tag (queries and schedules made for it stay valid), and no two live
+ * worlds are made to share a tag. The other way, a load that adopts the saving world's tag, is
+ * not offered: the file does not hold it, and a tag shared by two live worlds makes each accept
+ * the other's handles: a handle of one resolves in the other to whatever entity holds that
+ * slot and generation there (wrong components, no error), and a query or schedule made for one
+ * runs over the other. (A copy shares its source's tag on purpose: it is the same world seen
+ * later.) The fields are rewritten whatever they hold: a listed field must hold a handle of the
+ * saved world, or null. Across byte orders a handle is loaded right when its component's
+ * alignment is 8 (it is saved as 64-bit words); else on hosts of the same byte order only.
+ * Cost: dod_world_load's, and one read and write of 8 bytes a listed field a loaded row.
+ * Errors: those of dod_world_load (dod_world_load_mem), each leaving w as it was, and, checked
+ * before anything is read: DOD_E_INVALID (desc->flags not 0; handles NULL with n_handles > 0),
+ * DOD_E_RANGE (a field's component >= n_components, or offset + 8 > its size). desc NULL: as
+ * dod_world_load. Thread safety: as dod_world_load. */
+DOD_API dod_status dod_world_load_with(dod_world *w, FILE *f, const dod_world_load_desc *desc);
+DOD_API dod_status dod_world_load_mem_with(dod_world *w, const void *buf, size_t size,
+                                           const dod_world_load_desc *desc);
 
 #ifdef __cplusplus
 }

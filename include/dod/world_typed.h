@@ -71,6 +71,11 @@
  *       position *game_get_at_position(w, item)    dod_world_get_at: by slot (an index's item)
  *       DOD_FIELD(&it, game, position)             dod_world_field, typed
  *       game_cmd_set_position(cb, e, &value)        dod_cmds_set, typed
+ *       game_cmd_add_position(cb, e, &value or NULL), game_cmd_remove_position(cb, e)
+ *                                                  dod_cmds_add / dod_cmds_remove, typed
+ *     DOD_COMPONENT_SET(game, gear, LIST) names a set of components added or removed in one
+ *     move (game_add_gear, game_remove_gear, game_cmd_add_gear, ...; see below), and
+ *     DOD_CMDS_ACCUMULATE / DOD_CMDS_SET_ENTITY record a field's combine or link by name.
  * The seed's loop is then, with `step` taking restrict pointers so the compiler vectorises it:
  *     game_unit_cols c;
  *     for (uint32_t b = 0; game_unit_block(w, b, &c); ++b)
@@ -413,7 +418,20 @@
 /* What one archetype and one component of world P generate for command buffers
  * (dod/world_cmds.h): P_<archetype>_cmd_spawn(cb, &row or NULL, &e) records a spawn with the
  * row's values (NULL: zeroed), each member copied once at a constant size into the record
- * (the private dod__cmds_spawn_row gives where); P_cmd_set_<component>(cb, e, &value) a set. */
+ * (the private dod__cmds_spawn_row gives where); P_cmd_set_<component>(cb, e, &value) a set;
+ * P_cmd_add_<component>(cb, e, &value or NULL) an add (dod_cmds_add: NULL zeroed, or kept
+ * when e has it) and P_cmd_remove_<component>(cb, e) a remove. For a field of a component:
+ *     DOD_CMDS_ACCUMULATE(cb, e, P, component, field, op, &value)   dod_cmds_accumulate at
+ *         offsetof(component, field), the field's size checked against op's width at record
+ *         time: DOD_CMDS_ACCUMULATE(&cb, soldier, game, health, hp, DOD_ACC_F32_ADD, &minus5)
+ *     DOD_CMDS_SET_ENTITY(cb, e, P, component, field, target)       dod_cmds_set_entity at
+ *         offsetof(component, field): a spawned squad member's link to its spawned leader */
+#define DOD_CMDS_ACCUMULATE(cb, e, P, component, field, op, value)                             \
+    dod_cmds_accumulate((cb), (e), DOD_CID(P, component), offsetof(DOD__W_T(component), field), \
+                        (op), (value), sizeof(((DOD__W_T(component) *)0)->field))
+#define DOD_CMDS_SET_ENTITY(cb, e, P, component, field, target)                                \
+    dod_cmds_set_entity((cb), (e), DOD_CID(P, component),                                      \
+                        offsetof(DOD__W_T(component), field), (target))
 /* A term of the row's size, `0u F(DOD__W_CMD_SIZE)`: a leading + cannot be parenthesised. */
 #define DOD__W_CMD_SIZE(name) +sizeof(DOD__W_T(name)) /* NOLINT(bugprone-macro-parentheses) */
 #define DOD__W_CMD_PACK(name)                                                                  \
@@ -439,6 +457,15 @@
                                                  const DOD__W_T(name) *value)                  \
     {                                                                                          \
         return dod_cmds_set(cb, e, DOD_CID(P, name), value, sizeof(DOD__W_T(name)));           \
+    }                                                                                          \
+    DOD__GENERATED dod_status P##_cmd_add_##name(dod_cmds *cb, dod_entity e,                   \
+                                                 const DOD__W_T(name) *value)                  \
+    {                                                                                          \
+        return dod_cmds_add(cb, e, DOD_CID(P, name), value, sizeof(DOD__W_T(name)));           \
+    }                                                                                          \
+    DOD__GENERATED dod_status P##_cmd_remove_##name(dod_cmds *cb, dod_entity e)                \
+    {                                                                                          \
+        return dod_cmds_remove(cb, e, DOD_CID(P, name));                                       \
     }
 
 /* Generate the typed layer of a world: for the prefix P, every type and static inline function
@@ -651,6 +678,49 @@
         dod_status st = P##_##Q##_query(&q, w);                                                \
         dod_world_iter_init(it, st == DOD_OK ? w : NULL, &q);                                  \
         return st;                                                                             \
+    }
+
+/* Generate a named set S of world P's components from LIST, a list macro of one callback
+ * (LIST(X): X(type) per component, as an archetype's list), for adding or removing several
+ * components in one move, through no intermediate set (ecs_benchmark's hero setup):
+ *     #define HERO_GEAR(X) X(health) X(sprite) X(weapon)
+ *     DOD_COMPONENT_SET(game, hero_gear, HERO_GEAR)
+ * generates (static inline functions, static const data):
+ *     game_hero_gear_ids[]                   the ids in list order, ending with UINT32_MAX
+ *     game_hero_gear_n                       their count (enum)
+ *     game_add_hero_gear(w, e)               dod_world_add_n: the added components zeroed
+ *     game_remove_hero_gear(w, e)            dod_world_remove_n
+ *     game_cmd_add_hero_gear(cb, e)          dod_cmds_add_n into a command buffer
+ *     game_cmd_remove_hero_gear(cb, e)       dod_cmds_remove_n
+ *     game_hero_gear_archetype(w, &a)        dod_world_archetype_for: the archetype declared
+ *                                            with exactly these components
+ * Use it at file scope, after DOD_WORLD(P, ...), without a trailing semicolon. A component not
+ * in P's list is a compile error. Errors, invalidation and thread safety: those of the calls
+ * named (DOD_E_UNDECLARED when no single declared archetype has the resulting set). */
+#define DOD_COMPONENT_SET(P, S, LIST)                                                          \
+    DOD__W_DATA const uint32_t P##_##S##_ids[] = {                                             \
+        DOD__WQ_EACH(P, 1, LIST(DOD__WQ_W) DOD__W_END, ~) UINT32_MAX                           \
+    };                                                                                         \
+    enum { P##_##S##_n = LIST(DOD__W_ONE) 0 };                                                 \
+    DOD__GENERATED dod_status P##_add_##S(dod_world *w, dod_entity e)                          \
+    {                                                                                          \
+        return dod_world_add_n(w, e, P##_##S##_ids, P##_##S##_n);                              \
+    }                                                                                          \
+    DOD__GENERATED dod_status P##_remove_##S(dod_world *w, dod_entity e)                       \
+    {                                                                                          \
+        return dod_world_remove_n(w, e, P##_##S##_ids, P##_##S##_n);                           \
+    }                                                                                          \
+    DOD__GENERATED dod_status P##_cmd_add_##S(dod_cmds *cb, dod_entity e)                      \
+    {                                                                                          \
+        return dod_cmds_add_n(cb, e, P##_##S##_ids, P##_##S##_n);                              \
+    }                                                                                          \
+    DOD__GENERATED dod_status P##_cmd_remove_##S(dod_cmds *cb, dod_entity e)                   \
+    {                                                                                          \
+        return dod_cmds_remove_n(cb, e, P##_##S##_ids, P##_##S##_n);                           \
+    }                                                                                          \
+    DOD__GENERATED dod_status P##_##S##_archetype(const dod_world *w, uint32_t *archetype)     \
+    {                                                                                          \
+        return dod_world_archetype_for(w, P##_##S##_ids, P##_##S##_n, archetype);              \
     }
 
 #endif /* DOD_WORLD_TYPED_H */

@@ -41,9 +41,9 @@ void dod_set_error_hook(dod_error_hook hook, void *ctx)
     error_hook.ctx = ctx;
 }
 
-#if DOD_DEBUG
 /* The hook's text is "call: condition"; the precisions bound each part so the
- * text always fits (and gcc's -Wformat-truncation can prove it). */
+ * text always fits (and gcc's -Wformat-truncation can prove it). A release build calls it
+ * through DOD__REPORT_IN only. */
 void dod__refused(dod_status status, const char *file, int line, const char *call,
                   const char *condition)
 {
@@ -53,7 +53,6 @@ void dod__refused(dod_status status, const char *file, int line, const char *cal
     (void)snprintf(text, sizeof text, "%.63s: %.189s", call, condition);
     error_hook.hook(error_hook.ctx, status, file, line, text);
 }
-#endif
 
 static void *heap_alloc(void *ctx, size_t size, size_t align)
 {

@@ -11,14 +11,17 @@
  * they are written in (__func__): the public call, when the check sits in it. A static helper
  * that checks the arguments of one public call names that call instead, with
  * DOD__FAIL_IN("dod_x_y", status, "what") and DOD__REFUSE_IF_IN("dod_x_y", cond, status).
- * In a release build (DOD_DEBUG 0) all four are the bare status. */
-#if DOD_DEBUG
+ * In a release build (DOD_DEBUG 0) all four are the bare status. DOD__REPORT_IN is
+ * DOD__FAIL_IN in every build: for the few refusals a program may meet only in release, whose
+ * reason it cannot learn otherwise (a copy between worlds of different declarations). */
 void dod__refused(dod_status status, const char *file, int line, const char *call,
                   const char *condition);
 /* The status is the expression's value itself (not the hook's return), so static analysers
  * and the optimiser see which status a path returns. `status` is always a constant. */
-#  define DOD__FAIL_IN(call, status, what)                                                     \
-      (dod__refused((status), __FILE__, __LINE__, (call), (what)), (status))
+#define DOD__REPORT_IN(call, status, what)                                                     \
+    (dod__refused((status), __FILE__, __LINE__, (call), (what)), (status))
+#if DOD_DEBUG
+#  define DOD__FAIL_IN(call, status, what) DOD__REPORT_IN(call, status, what)
 #else
 #  define DOD__FAIL_IN(call, status, what) (status)
 #endif

@@ -190,15 +190,27 @@ static void touch_pages(unsigned char *p, size_t bytes)
         p[at] = 0;
 }
 
-/* DOD_WORLD_PREFAULT: what create allocated for rows to come, the fixed blocks and the entity
- * index, is written to now, so the operating system maps its pages here rather than during
- * the first spawns. Their contents are unspecified until a spawn writes them. */
+/* DOD_WORLD_PREFAULT: memory allocated for rows to come (blocks from..n_blocks - 1 of a; the
+ * entity index) is written to now, so the operating system maps its pages here rather than
+ * during the first spawns or copies. Their contents are unspecified until a spawn writes them. */
+static void touch_blocks(dod__world_arch *a, uint32_t from)
+{
+    for (uint32_t b = from; b < a->n_blocks; ++b)
+        touch_pages(a->place->blocks[b], dod__world_block_bytes(a, b));
+}
+
+static void touch_slots(dod_world *w)
+{
+    touch_pages((unsigned char *)w->head.slots, (size_t)w->slot_cap * sizeof *w->head.slots);
+}
+
+/* What create allocated: the fixed blocks and the entity index. */
 static void prefault(dod_world *w)
 {
     for (uint32_t i = 0; i < w->n_archetypes; ++i)
         if (w->arch[i].fixed)
-            touch_pages(w->arch[i].place->blocks[0], dod__world_block_bytes(&w->arch[i], 0));
-    touch_pages((unsigned char *)w->head.slots, (size_t)w->slot_cap * sizeof *w->head.slots);
+            touch_blocks(&w->arch[i], 0);
+    touch_slots(w);
 }
 
 dod_status dod_world_create(dod_world **out, const dod_world_desc *desc)
@@ -232,6 +244,7 @@ dod_status dod_world_create(dod_world **out, const dod_world_desc *desc)
     w->head.n_components = desc->n_components;
     w->n_archetypes = desc->n_archetypes;
     w->declaration = dod__world_declaration_of(desc);
+    w->flags = desc->flags;
     for (uint32_t c = 0; c < desc->n_components; ++c) {
         w->comp_size[c] = desc->components[c].size;
         w->comp_align[c] = desc->components[c].align;
@@ -310,4 +323,88 @@ size_t dod_world_bytes(const dod_world *w)
             total += (size_t)a->blocks_cap * sizeof(unsigned char *);
     }
     return total;
+}
+
+dod_status dod_world_reserve(dod_world *w, uint32_t archetype, uint32_t rows)
+{
+    DOD__REFUSE_IF(!w, DOD_E_INVALID);
+    DOD__REFUSE_IF(archetype >= w->n_archetypes, DOD_E_RANGE);
+    dod__world_arch *a = &w->arch[archetype];
+    DOD__REFUSE_IF(a->fixed && rows > a->rows0, DOD_E_FULL);
+    uint32_t blocks = a->n_blocks, from = a->n_blocks;
+    if (rows > a->rows_held) { /* a chunked archetype (a fixed one holds its capacity) */
+        uint64_t need = dod__world_blocks_for_rows(a, rows);
+        DOD__REFUSE_IF(need > a->max_blocks, DOD_E_FULL);
+        blocks = (uint32_t)need;
+    }
+    dod__world_rows_room room;
+    dod_status st = dod__world_prepare_blocks(w, a, blocks, &room);
+    if (st != DOD_OK)
+        return st;
+    uint64_t *slots;
+    uint32_t slot_cap;
+    st = dod__world_prepare_slots(w, rows > a->n_rows ? rows - a->n_rows : 0, &slots, &slot_cap);
+    if (st != DOD_OK) {
+        dod__world_discard_rows(w, a, &room);
+        return st;
+    }
+    dod__world_install_rows(w, a, &room);
+    dod__world_install_slots(w, slots, slot_cap);
+    if (w->flags & DOD_WORLD_PREFAULT) {
+        touch_blocks(a, from);
+        if (slots)
+            touch_slots(w);
+    }
+    return DOD_OK;
+}
+
+dod_status dod_world_rows_bytes(const dod_world_desc *desc, uint32_t archetype, uint32_t rows,
+                                size_t *bytes)
+{
+    DOD__REFUSE_IF(!desc, DOD_E_INVALID);
+    DOD__REFUSE_IF(!bytes, DOD_E_INVALID);
+    dod_status st = check_world_desc(desc);
+    if (st != DOD_OK)
+        return st;
+    DOD__REFUSE_IF(archetype >= desc->n_archetypes, DOD_E_RANGE);
+    dod_archetype_desc ad = desc->archetypes[archetype];
+    ad.memory_cap = 0; /* the cost of the rows, whatever the cap */
+    dod__world_arch a;
+    dod__world_place place;
+    memset(&a, 0, sizeof a);
+    memset(&place, 0, sizeof place);
+    a.place = &place;
+    st = layout_archetype(desc, &ad, &a); /* passed check_world_desc: DOD_OK */
+    if (st != DOD_OK)
+        return st;
+    DOD__REFUSE_IF(a.fixed && rows > a.rows0, DOD_E_FULL);
+    uint64_t units = a.fixed ? 1 : dod__world_rows_upto(&a, dod__world_blocks_for_rows(&a, rows))
+                                       / a.rows0;
+    size_t total;
+    DOD__REFUSE_IF(units > SIZE_MAX || !dod__mul(a.bytes0, (size_t)units, &total),
+                   DOD_E_OVERFLOW);
+    *bytes = total;
+    return DOD_OK;
+}
+
+dod_status dod__world_reserve_like(dod_world *w, const dod_world *like)
+{
+    DOD_ASSERT(w->head.n_slots == 0 && dod__world_same_declaration(w, like));
+    uint32_t blocks[DOD_WORLD_MAX_ARCHETYPES], from[DOD_WORLD_MAX_ARCHETYPES] = { 0 };
+    for (uint32_t i = 0; i < w->n_archetypes; ++i) {
+        blocks[i] = like->arch[i].n_blocks;
+        from[i] = w->arch[i].n_blocks;
+    }
+    dod__world_room room;
+    dod_status st = dod__world_prepare_room(w, like->slot_cap, blocks, &room);
+    if (st != DOD_OK)
+        return st;
+    dod__world_install_room(w, &room); /* w holds no slot: the larger index keeps nothing */
+    if (w->flags & DOD_WORLD_PREFAULT) {
+        for (uint32_t i = 0; i < w->n_archetypes; ++i)
+            touch_blocks(&w->arch[i], from[i]);
+        if (room.slots)
+            touch_slots(w);
+    }
+    return DOD_OK;
 }

@@ -22,12 +22,12 @@ static int apply_same_declaration(const dod_world *w, const dod_cmds *cb)
 
 /* Reserve what the plan says: the entity index, then each archetype's blocks, every
  * allocation made before any is installed. */
-static dod_status apply_reserve(dod_world *w, const dod_cmds *buffers, uint32_t n_buffers)
+static dod_status apply_reserve(dod_world *w, const dod__cmds_list *buffers)
 {
     uint64_t rows[DOD_WORLD_MAX_ARCHETYPES];
     dod__world_rows_room rooms[DOD_WORLD_MAX_ARCHETYPES];
     uint32_t slot_spawns;
-    dod_status st = dod__cmds_plan(w, buffers, n_buffers, rows, &slot_spawns);
+    dod_status st = dod__cmds_plan(w, buffers, rows, &slot_spawns);
     if (st != DOD_OK)
         return st;
     uint64_t *fresh;
@@ -112,14 +112,20 @@ static void apply_despawn(apply_state *ap, dod_entity e)
     ap->result.applied++;
 }
 
-static void apply_move(apply_state *ap, dod_entity e, uint32_t to)
+/* A move, add, remove, add_n or remove_n: e moves to where c leads from its archetype (a
+ * set no single archetype has: missing), then an add's value is written. */
+static void apply_change(apply_state *ap, dod_entity e, const dod__cmd *c)
 {
     const uint64_t *s = dod__world_resolve(ap->w, e);
     if (!s) {
         ap->result.skipped++;
         return;
     }
-    uint32_t from = dod__world_slot_arch(*s);
+    uint32_t from = dod__world_slot_arch(*s), to = dod__cmd_target(ap->w, c, from);
+    if (to == UINT32_MAX) {
+        ap->result.missing++;
+        return;
+    }
     dod_status st = dod_world_move(ap->w, e, to);
     DOD_ASSERT(st == DOD_OK); /* reserved */
     (void)st;
@@ -127,19 +133,103 @@ static void apply_move(apply_state *ap, dod_entity e, uint32_t to)
         apply_row_removed(ap, from);
         apply_row_added(ap, to);
     }
+    if (c->op == DOD__CMD_ADD && c->payload)
+        dod__copy_elem((unsigned char *)dod__world_get_sized(ap->w, e, c->id, c->payload),
+                       dod__cmd_payload(c), c->payload);
     ap->result.applied++;
+}
+
+/* e's component c->id (size bytes, 0: the field table's) for a set or field command, counted
+ * as applied; NULL (counted as skipped or missing) when e is not alive or lacks it. */
+static unsigned char *apply_target_elem(apply_state *ap, dod_entity e, const dod__cmd *c,
+                                        size_t size)
+{
+    unsigned char *to = (unsigned char *)dod__world_get_sized(ap->w, e, c->id, size);
+    if (to)
+        ap->result.applied++;
+    else if (dod__world_resolve(ap->w, e))
+        ap->result.missing++;
+    else
+        ap->result.skipped++;
+    return to;
 }
 
 static void apply_set(apply_state *ap, dod_entity e, const dod__cmd *c)
 {
-    unsigned char *to = (unsigned char *)dod__world_get_sized(ap->w, e, c->id, c->payload);
-    if (to) {
+    unsigned char *to = apply_target_elem(ap, e, c, c->payload);
+    if (to)
         dod__copy_elem(to, dod__cmd_payload(c), c->payload);
-        ap->result.applied++;
-    } else if (dod__world_resolve(ap->w, e)) {
-        ap->result.missing++;
+}
+
+/* x = op(x, v) for a 32-bit (64-bit) field: integers wrap, as unsigned arithmetic does. */
+static uint32_t acc_u32(uint32_t op, uint32_t x, uint32_t v)
+{
+    int32_t sx, sv; /* the signed values, copied bit for bit */
+    memcpy(&sx, &x, sizeof sx);
+    memcpy(&sv, &v, sizeof sv);
+    switch (op) {
+    case DOD_ACC_I32_MIN: return sv < sx ? v : x;
+    case DOD_ACC_I32_MAX: return sv > sx ? v : x;
+    case DOD_ACC_U32_OR: return x | v;
+    default: return x + v; /* I32_ADD, U32_ADD */
+    }
+}
+
+static float acc_f32(uint32_t op, float x, float v)
+{
+    switch (op) {
+    case DOD_ACC_F32_MIN: return v < x ? v : x; /* NaN on either side compares false: x */
+    case DOD_ACC_F32_MAX: return v > x ? v : x;
+    default: return x + v;
+    }
+}
+
+/* Combine (or write, DOD__FIELD_ENTITY) the field f names into elem; a provisional handle of
+ * cb is rewritten to the real one its spawn got in this apply. */
+static void apply_field_value(unsigned char *elem, const dod__cmd_field *f, const dod_cmds *cb)
+{
+    unsigned char *at = elem + f->offset;
+    if (f->op == DOD__FIELD_ENTITY) {
+        dod_entity target;
+        memcpy(&target, f->value, sizeof target);
+        if (dod__cmds_provisional(target))
+            target = cb->spawned[(uint32_t)target.bits];
+        memcpy(at, &target, sizeof target);
+    } else if (f->op == DOD_ACC_F32_ADD || f->op == DOD_ACC_F32_MIN ||
+               f->op == DOD_ACC_F32_MAX) {
+        float x, v;
+        memcpy(&x, at, sizeof x);
+        memcpy(&v, f->value, sizeof v);
+        x = acc_f32(f->op, x, v); /* the assignment rounds an x87's wider sum to float */
+        memcpy(at, &x, sizeof x);
+    } else if (f->op == DOD_ACC_F64_ADD) {
+        double x, v;
+        memcpy(&x, at, sizeof x);
+        memcpy(&v, f->value, sizeof v);
+        x = x + v;
+        memcpy(at, &x, sizeof x);
+    } else if (f->op == DOD_ACC_I64_ADD || f->op == DOD_ACC_U64_ADD) {
+        uint64_t x, v;
+        memcpy(&x, at, sizeof x);
+        memcpy(&v, f->value, sizeof v);
+        x += v;
+        memcpy(at, &x, sizeof x);
     } else {
-        ap->result.skipped++;
+        uint32_t x, v;
+        memcpy(&x, at, sizeof x);
+        memcpy(&v, f->value, sizeof v);
+        x = acc_u32(f->op, x, v);
+        memcpy(at, &x, sizeof x);
+    }
+}
+
+static void apply_field(apply_state *ap, dod_entity e, const dod__cmd *c, const dod_cmds *cb)
+{
+    unsigned char *to = apply_target_elem(ap, e, c, 0);
+    if (to) {
+        dod__cmd_field f;
+        memcpy(&f, dod__cmd_payload(c), sizeof f);
+        apply_field_value(to, &f, cb);
     }
 }
 
@@ -172,7 +262,7 @@ static void fetch_row(const dod_world *w, const dod__cmd *c)
         return;
     unsigned char *block = p->blocks[b];
     uint32_t scale = dod__world_scale(p, b);
-    if (c->op == DOD__CMD_SET) {
+    if (c->op == DOD__CMD_SET || c->op == DOD__CMD_FIELD) {
         const dod__world_field *f = &p->fields[c->id];
         if (f->offset)
             DOD__PREFETCH(dod__world_elem(block, f->offset, scale, row, f->size));
@@ -235,10 +325,41 @@ static void apply_buffer(apply_state *ap, dod_cmds *cb)
             e = cb->spawned[(uint32_t)e.bits];
         switch (c->op) {
         case DOD__CMD_DESPAWN: apply_despawn(ap, e); break;
-        case DOD__CMD_MOVE: apply_move(ap, e, c->id); break;
-        default: apply_set(ap, e, c); break;
+        case DOD__CMD_SET: apply_set(ap, e, c); break;
+        case DOD__CMD_FIELD: apply_field(ap, e, c, cb); break;
+        default: apply_change(ap, e, c); break;
         }
     }
+}
+
+/* dod_world_apply and dod_world_apply_ptrs (`call`, named by refusals), once their arguments
+ * are checked. */
+static dod_status apply_list(dod_world *w, const dod__cmds_list *buffers,
+                             dod_apply_result *result, const char *call)
+{
+    (void)call; /* a release build names no call */
+    for (uint32_t b = 0; b < buffers->n; ++b)
+        DOD__REFUSE_IF_IN(call, !apply_same_declaration(w, dod__cmds_at(buffers, b)),
+                          DOD_E_INVALID);
+    const uint32_t n_archetypes = w->n_archetypes;
+    apply_state ap;
+    memset(&ap.result, 0, sizeof ap.result);
+    ap.w = w;
+    for (uint32_t i = 0; i < n_archetypes; ++i)
+        ap.kept[i] = w->arch[i].n_blocks;
+    dod_status st = apply_reserve(w, buffers);
+    if (st != DOD_OK)
+        return st;
+    w->keep_blocks = 1;
+    for (uint32_t b = 0; b < buffers->n; ++b)
+        apply_buffer(&ap, dod__cmds_at(buffers, b));
+    w->keep_blocks = 0;
+    for (uint32_t i = 0; i < n_archetypes; ++i)
+        if (w->arch[i].n_blocks > ap.kept[i])
+            dod__world_free_blocks_past(w, &w->arch[i], ap.kept[i]);
+    if (result)
+        *result = ap.result;
+    return DOD_OK;
 }
 
 dod_status dod_world_apply(dod_world *w, dod_cmds *buffers, uint32_t n_buffers,
@@ -247,25 +368,18 @@ dod_status dod_world_apply(dod_world *w, dod_cmds *buffers, uint32_t n_buffers,
     DOD__REFUSE_IF(!w, DOD_E_INVALID);
     DOD__WORLD_REFUSE_BUSY(w, "dod_world_apply");
     DOD__REFUSE_IF(!buffers && n_buffers > 0, DOD_E_INVALID);
+    dod__cmds_list list = { buffers, NULL, n_buffers };
+    return apply_list(w, &list, result, "dod_world_apply");
+}
+
+dod_status dod_world_apply_ptrs(dod_world *w, dod_cmds *const *buffers, uint32_t n_buffers,
+                                dod_apply_result *result)
+{
+    DOD__REFUSE_IF(!w, DOD_E_INVALID);
+    DOD__WORLD_REFUSE_BUSY(w, "dod_world_apply_ptrs");
+    DOD__REFUSE_IF(!buffers && n_buffers > 0, DOD_E_INVALID);
     for (uint32_t b = 0; b < n_buffers; ++b)
-        DOD__REFUSE_IF(!apply_same_declaration(w, &buffers[b]), DOD_E_INVALID);
-    const uint32_t n_archetypes = w->n_archetypes;
-    apply_state ap;
-    memset(&ap.result, 0, sizeof ap.result);
-    ap.w = w;
-    for (uint32_t i = 0; i < n_archetypes; ++i)
-        ap.kept[i] = w->arch[i].n_blocks;
-    dod_status st = apply_reserve(w, buffers, n_buffers);
-    if (st != DOD_OK)
-        return st;
-    w->keep_blocks = 1;
-    for (uint32_t b = 0; b < n_buffers; ++b)
-        apply_buffer(&ap, &buffers[b]);
-    w->keep_blocks = 0;
-    for (uint32_t i = 0; i < n_archetypes; ++i)
-        if (w->arch[i].n_blocks > ap.kept[i])
-            dod__world_free_blocks_past(w, &w->arch[i], ap.kept[i]);
-    if (result)
-        *result = ap.result;
-    return DOD_OK;
+        DOD__REFUSE_IF(!buffers[b], DOD_E_INVALID);
+    dod__cmds_list list = { NULL, buffers, n_buffers };
+    return apply_list(w, &list, result, "dod_world_apply_ptrs");
 }

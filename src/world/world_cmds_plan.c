@@ -1,9 +1,11 @@
 /* Planning an apply of command buffers (dod__cmds_plan): the most rows each archetype will hold
  * while the commands run, and the entity slots they take. First a bound that counts every
- * spawn and move as if none were skipped, which costs one walk over the buffers that spawn or
- * move; then, only when the bound would cross a fixed capacity, a memory cap or the entity
- * index's limit, the exact figures from a replay of the commands on a shadow of the entity
- * index: a fixed archetype at capacity must accept "despawn 10, spawn 10" in one apply. */
+ * spawn and move as if none were skipped, and every add or remove (whose target depends on
+ * where its entity is when it is reached) as a row into each archetype it may lead to, which
+ * costs one walk over the buffers that spawn or move; then, only when the bound would cross a
+ * fixed capacity, a memory cap or the entity index's limit, the exact figures from a replay of
+ * the commands on a shadow of the entity index: a fixed archetype at capacity must accept
+ * "despawn 10, spawn 10" in one apply. */
 #include "world_cmds_internal.h"
 
 /* 1 when archetype a can hold `rows` rows (its capacity or memory cap allows their blocks). */
@@ -12,29 +14,77 @@ static int plan_rows_fit(const dod__world_arch *a, uint64_t rows)
     return rows <= UINT32_MAX && dod__world_blocks_for_rows(a, rows) <= a->max_blocks;
 }
 
-/* The bound: rows[a] = a's rows now plus every spawn and move into a; *spawns = every spawn.
- * 1 when it fits every archetype and the entity index. */
-static int plan_bound_fits(const dod_world *w, const dod_cmds *buffers, uint32_t n_buffers,
-                           uint64_t *rows, uint64_t *spawns)
+/* Adds and removes of the bound. */
+typedef struct plan_changes {
+    uint64_t add[DOD_WORLD_MAX_COMPONENTS];    /* adds of each component */
+    uint64_t remove[DOD_WORLD_MAX_COMPONENTS]; /* removes */
+    uint64_t sets;                             /* add_n and remove_n */
+} plan_changes;
+
+static void plan_count_change(plan_changes *ch, const dod__cmd *c)
 {
+    if (c->op == DOD__CMD_ADD)
+        ch->add[c->id]++;
+    else if (c->op == DOD__CMD_REMOVE)
+        ch->remove[c->id]++;
+    else
+        ch->sets++;
+}
+
+/* rows[t] += the adds and removes that may take a row to t: those of component c to every
+ * archetype an add (remove) of c leads to from some archetype, add_n and remove_n to all. */
+static void plan_bound_changes(const dod_world *w, const plan_changes *ch, uint64_t *rows)
+{
+    uint32_t n_comp = w->head.n_components;
+    for (uint32_t c = 0; c < n_comp; ++c) {
+        if (ch->add[c] == 0 && ch->remove[c] == 0)
+            continue;
+        unsigned char seen[DOD_WORLD_MAX_ARCHETYPES] = { 0 }; /* each target counted once */
+        for (uint32_t a = 0; a < w->n_archetypes; ++a) {
+            uint32_t t = w->toggle[(size_t)a * n_comp + c];
+            if (t == a || seen[t])
+                continue;
+            seen[t] = 1; /* an add leads to an archetype having c, a remove to one lacking it */
+            rows[t] += dod__bit_test(w->arch[t].comp_bits, c) ? ch->add[c] : ch->remove[c];
+        }
+    }
+    for (uint32_t a = 0; a < w->n_archetypes; ++a)
+        rows[a] += ch->sets;
+}
+
+/* The bound: rows[a] = a's rows now plus every spawn and move into a and every add and remove
+ * that may lead to a; *spawns = every spawn. 1 when it fits every archetype and the index. */
+static int plan_bound_fits(const dod_world *w, const dod__cmds_list *buffers, uint64_t *rows,
+                           uint64_t *spawns)
+{
+    plan_changes ch;
+    int changed = 0;
     *spawns = 0;
     for (uint32_t i = 0; i < w->n_archetypes; ++i)
         rows[i] = w->arch[i].n_rows;
-    for (uint32_t b = 0; b < n_buffers; ++b) {
-        const dod_cmds *cb = &buffers[b];
+    for (uint32_t b = 0; b < buffers->n; ++b) {
+        const dod_cmds *cb = dod__cmds_at(buffers, b);
         *spawns += cb->n_spawns;
         if (cb->n_spawns == 0 && cb->n_moves == 0)
-            continue; /* despawns and sets add no row */
-        if (cb->n_moves == 0) { /* each spawn's archetype, one byte a spawn: no walk */
+            continue; /* despawns, sets and field commands add no row */
+        if (cb->n_moves == 0) { /* each spawn's archetype, two bytes a spawn: no walk */
             for (uint32_t k = 0; k < cb->n_spawns; ++k)
-                rows[cb->spawn_arch[k]]++;
+                rows[cb->spawn_arch[k] & 0xFFu]++;
             continue;
         }
         for (const dod__cmd *c = dod__cmds_first(cb), *end = dod__cmds_end(cb); c != end;
              c = dod__cmd_next(c))
-            if (c->op == DOD__CMD_SPAWN || c->op == DOD__CMD_MOVE)
+            if (c->op == DOD__CMD_SPAWN || c->op == DOD__CMD_MOVE) {
                 rows[c->id]++;
+            } else if (dod__cmd_moves(c->op)) {
+                if (!changed) /* the counts are cleared once, when the first one comes */
+                    memset(&ch, 0, sizeof ch);
+                changed = 1;
+                plan_count_change(&ch, c);
+            }
     }
+    if (changed)
+        plan_bound_changes(w, &ch, rows);
     for (uint32_t i = 0; i < w->n_archetypes; ++i)
         if (!plan_rows_fit(&w->arch[i], rows[i]))
             return 0;
@@ -132,12 +182,11 @@ static void replay_release_slot(plan_replay *r, uint32_t index, uint32_t state)
 
 /* Replay every command's effect on the slots and the row counts; peak[a] = the most rows a
  * held. DOD_E_OVERFLOW when the spawns pass the index's limit. */
-static dod_status replay_run(plan_replay *r, const dod_cmds *buffers, uint32_t n_buffers,
-                             uint64_t *peak)
+static dod_status replay_run(plan_replay *r, const dod__cmds_list *buffers, uint64_t *peak)
 {
     uint64_t base = 0; /* the buffer's first spawn in r->handles */
-    for (uint32_t b = 0; b < n_buffers; ++b) {
-        const dod_cmds *cb = &buffers[b];
+    for (uint32_t b = 0; b < buffers->n; ++b) {
+        const dod_cmds *cb = dod__cmds_at(buffers, b);
         if (cb->n_bytes == 0)
             continue;
         uint64_t *first = r->handles + base, *spawned = first; /* this buffer's spawns */
@@ -150,25 +199,29 @@ static dod_status replay_run(plan_replay *r, const dod_cmds *buffers, uint32_t n
                     peak[c->id] = r->rows[c->id];
                 continue;
             }
-            if (c->op == DOD__CMD_SET)
-                continue;
+            if (c->op != DOD__CMD_DESPAWN && !dod__cmd_moves(c->op))
+                continue; /* sets and field commands */
             dod_entity e = dod__cmd_entity(c);
             uint64_t bits = e.bits;
             if (dod__cmds_provisional(e))
                 bits = first[(uint32_t)bits];
             uint32_t state = 0, index = replay_live_slot(r, bits, &state);
             uint32_t from = state >> DOD__WORLD_GEN_BITS;
-            if (index == UINT32_MAX || (c->op == DOD__CMD_MOVE && from == c->id))
-                continue; /* skipped, or a move that stays */
-            r->rows[from]--;
+            if (index == UINT32_MAX)
+                continue; /* skipped */
             if (c->op == DOD__CMD_DESPAWN) {
+                r->rows[from]--;
                 replay_release_slot(r, index, state);
                 continue;
             }
+            uint32_t to = dod__cmd_target(r->w, c, from);
+            if (to == UINT32_MAX || to == from)
+                continue; /* missing, or a change that stays */
+            r->rows[from]--;
             uint32_t gen = state & DOD__WORLD_GEN_MASK;
-            replay_set_state(r, index, gen | (uint32_t)c->id << DOD__WORLD_GEN_BITS);
-            if (++r->rows[c->id] > peak[c->id])
-                peak[c->id] = r->rows[c->id];
+            replay_set_state(r, index, gen | to << DOD__WORLD_GEN_BITS);
+            if (++r->rows[to] > peak[to])
+                peak[to] = r->rows[to];
         }
         base += cb->n_spawns;
     }
@@ -176,12 +229,12 @@ static dod_status replay_run(plan_replay *r, const dod_cmds *buffers, uint32_t n
 }
 
 /* The exact figures: rows[a] = a's peak, *new_slots = the slots the spawns add to the index. */
-static dod_status plan_exact(const dod_world *w, const dod_cmds *buffers, uint32_t n_buffers,
+static dod_status plan_exact(const dod_world *w, const dod__cmds_list *buffers,
                              uint64_t n_spawns, uint64_t *rows, uint64_t *new_slots)
 {
     uint64_t n_commands = 0;
-    for (uint32_t b = 0; b < n_buffers; ++b)
-        n_commands += buffers[b].n_commands;
+    for (uint32_t b = 0; b < buffers->n; ++b)
+        n_commands += dod__cmds_at(buffers, b)->n_commands;
     /* Each command puts at most one slot in the table: at least twice that many entries. */
     size_t entries = 16;
     while (entries < 2 * n_commands && entries <= SIZE_MAX / 4)
@@ -212,7 +265,7 @@ static dod_status plan_exact(const dod_world *w, const dod_cmds *buffers, uint32
     memset(r.keys, 0, entries * sizeof *r.keys);
     for (uint32_t i = 0; i < w->n_archetypes; ++i)
         rows[i] = r.rows[i] = w->arch[i].n_rows;
-    dod_status st = replay_run(&r, buffers, n_buffers, rows);
+    dod_status st = replay_run(&r, buffers, rows);
     *new_slots = r.n_slots - w->head.n_slots;
     dod__free(&w->alloc, scratch, bytes);
     if (st != DOD_OK)
@@ -222,16 +275,16 @@ static dod_status plan_exact(const dod_world *w, const dod_cmds *buffers, uint32
     return DOD_OK;
 }
 
-dod_status dod__cmds_plan(const dod_world *w, const dod_cmds *buffers, uint32_t n_buffers,
-                          uint64_t *rows, uint32_t *slot_spawns)
+dod_status dod__cmds_plan(const dod_world *w, const dod__cmds_list *buffers, uint64_t *rows,
+                          uint32_t *slot_spawns)
 {
     uint64_t n_spawns;
-    if (plan_bound_fits(w, buffers, n_buffers, rows, &n_spawns)) {
+    if (plan_bound_fits(w, buffers, rows, &n_spawns)) {
         *slot_spawns = (uint32_t)n_spawns; /* fits: at most the free slots plus the limit */
         return DOD_OK;
     }
     uint64_t new_slots;
-    dod_status st = plan_exact(w, buffers, n_buffers, n_spawns, rows, &new_slots);
+    dod_status st = plan_exact(w, buffers, n_spawns, rows, &new_slots);
     if (st == DOD_OK) /* as many spawns as take every free slot and then the new ones */
         *slot_spawns = (uint32_t)(new_slots + w->n_free);
     return st;

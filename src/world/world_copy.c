@@ -129,7 +129,9 @@ dod_status dod_world_copy_with(dod_world *dst, const dod_world *src,
     DOD__REFUSE_IF(!dod__exec_usable(exec), DOD_E_INVALID);
     if (dst == src)
         return DOD_OK;
-    DOD__REFUSE_IF(!dod__world_same_declaration(dst, src), DOD_E_INVALID);
+    char why[160];
+    if (dod__world_declaration_differs(dst, src, "dst", "src", why, sizeof why))
+        return DOD__REPORT_IN("dod_world_copy", DOD_E_INVALID, why);
     uint32_t blocks[DOD_WORLD_MAX_ARCHETYPES];
     for (uint32_t i = 0; i < src->n_archetypes; ++i)
         blocks[i] = src->arch[i].n_open;

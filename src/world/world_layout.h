@@ -94,6 +94,8 @@ struct dod_world {
                               the component takes an entity of the archetype (the archetype
                               itself: no single declared one); same allocation */
     uint64_t declaration; /* dod__world_declaration_of(the desc) */
+    uint32_t flags;       /* the desc's: DOD_WORLD_PREFAULT (dod_world_reserve touches what it
+                             allocates) */
     int keep_blocks;      /* set while a command buffer applies: a row removal frees no block
                              (world_cmds_apply.c frees them once at the end) */
     /* Change versions (world_copy.c reads them): version counts the changes the world has
@@ -286,30 +288,19 @@ static inline uint64_t dod__world_declaration(const dod_world *w)
     return w->declaration;
 }
 
-/* 1 when a and b were created from the same declaration: the fingerprint and, field by field
- * (so two declarations whose fingerprints collide are still told apart), every component's
- * size, alignment and name hash, and every archetype's components, capacity and blocks. */
+/* 1 when a and b were created from different declarations, compared field by field (every
+ * component's size, alignment and name hash; every archetype's components, capacity and
+ * declared blocks: everything the fingerprint mixes, so two declarations whose fingerprints
+ * collide are still told apart). why (NULL: not written): the first difference for a
+ * person, naming a and b as an and bn: "another declaration: the size of component 2 is 12 in
+ * dst, 8 in src" (cut to cap bytes). */
+int dod__world_declaration_differs(const dod_world *a, const dod_world *b, const char *an,
+                                   const char *bn, char *why, size_t cap);
+
+/* 1 when a and b were created from the same declaration (dod__world_declaration_differs). */
 static inline int dod__world_same_declaration(const dod_world *a, const dod_world *b)
 {
-    if (a->declaration != b->declaration || a->n_archetypes != b->n_archetypes ||
-        a->head.n_components != b->head.n_components)
-        return 0;
-    for (uint32_t c = 0; c < a->head.n_components; ++c)
-        if (a->comp_size[c] != b->comp_size[c] || a->comp_align[c] != b->comp_align[c] ||
-            a->comp_name[c] != b->comp_name[c])
-            return 0;
-    for (uint32_t i = 0; i < a->n_archetypes; ++i) {
-        const dod__world_arch *x = &a->arch[i], *y = &b->arch[i];
-        if (x->n_cols != y->n_cols || x->fixed != y->fixed || x->rows0 != y->rows0 ||
-            x->decl.block_bytes != y->decl.block_bytes ||
-            x->decl.first_block_bytes != y->decl.first_block_bytes ||
-            x->decl.memory_cap != y->decl.memory_cap)
-            return 0;
-        for (uint32_t k = 0; k < x->n_cols; ++k)
-            if (x->cols[k].comp != y->cols[k].comp)
-                return 0;
-    }
-    return 1;
+    return !dod__world_declaration_differs(a, b, "a", "b", NULL, 0);
 }
 
 /* Iteration (world_query.c). */
@@ -417,6 +408,13 @@ void dod__world_discard_slots(const dod_world *w, uint64_t *fresh, uint32_t fres
 
 /* Free every block and the block list of a (the world is being destroyed). */
 void dod__world_free_blocks(dod_world *w, dod__world_arch *a);
+
+/* Make w (which holds no entity: a slot's fresh world) hold, allocated and, when w has
+ * DOD_WORLD_PREFAULT, touched, what `like` (a world of w's declaration) holds: an entity index
+ * of its slot capacity and as many blocks of every archetype, so a copy of `like` into w
+ * allocates nothing and faults no page. All or nothing: DOD_E_NOMEM, DOD_E_OVERFLOW, and w
+ * unchanged (world.c). */
+dod_status dod__world_reserve_like(dod_world *w, const dod_world *like);
 
 /* Replacing a world's contents wholesale: a copy, a load (world_replace.c). */
 

@@ -7,7 +7,8 @@
  *     no slot, no row);
  *   - from memory into any other world: a pass that only checks, in place, then the room is
  *     installed and a second pass copies without checking again;
- *   - from any other stream: the file is staged in memory first, then as from memory. */
+ *   - from any other stream: the file is staged in memory first, then as from memory.
+ * A load desc's handle fields are given the world's tag last, once the contents are w's. */
 #include <dod/world_io.h>
 #include "crc32c.h"
 #include "world_file.h"
@@ -381,10 +382,50 @@ static dod_status load_start(load_pass *p, dod_world *w, FILE *f, const unsigned
     return st == DOD_OK ? load_directory(p) : st;
 }
 
+/* The handle fields of a load desc: each within its component, unknown flags refused. */
+static dod_status load_desc_check(const dod_world *w, const dod_world_load_desc *d)
+{
+    if (!d)
+        return DOD_OK;
+    DOD__REFUSE_IF_IN("dod_world_load", d->flags != 0, DOD_E_INVALID);
+    DOD__REFUSE_IF_IN("dod_world_load", !d->handles && d->n_handles > 0, DOD_E_INVALID);
+    for (uint32_t h = 0; h < d->n_handles; ++h) {
+        const dod_world_handle_field *f = &d->handles[h];
+        DOD__REFUSE_IF_IN("dod_world_load", f->component >= w->head.n_components, DOD_E_RANGE);
+        DOD__REFUSE_IF_IN("dod_world_load",
+                          (uint64_t)f->offset + sizeof(dod_entity) > w->comp_size[f->component],
+                          DOD_E_RANGE);
+    }
+    return DOD_OK;
+}
+
+/* Give every non-null handle in d's fields of every loaded row w's tag (bits 48..63). */
+static void load_retag(dod_world *w, const dod_world_load_desc *d)
+{
+    const uint64_t keep = ((uint64_t)1 << 48) - 1, tag = (uint64_t)w->head.tag_hi << 32;
+    for (uint32_t h = 0; d && h < d->n_handles; ++h)
+        for (uint32_t i = 0; i < w->n_archetypes; ++i) {
+            const dod__world_arch *a = &w->arch[i];
+            uint32_t col = dod__world_col_of(a, d->handles[h].component);
+            if (col == UINT32_MAX)
+                continue;
+            size_t size = a->cols[col].size;
+            for (uint32_t b = 0; b < dod__world_used_blocks(a); ++b) {
+                unsigned char *at = dod__world_column(a, b, col) + d->handles[h].offset;
+                for (uint32_t r = dod__world_block_rows(a, b); r > 0; --r, at += size) {
+                    uint64_t v;
+                    memcpy(&v, at, sizeof v);
+                    v = v ? (v & keep) | tag : 0;
+                    memcpy(at, &v, sizeof v);
+                }
+            }
+        }
+}
+
 /* One pass that checks and writes into a room prepared for it: for a world without slots,
  * whose held memory nothing shows. */
 static dod_status load_into_room(dod_world *w, FILE *f, const unsigned char *header,
-                                 const unsigned char *rest)
+                                 const unsigned char *rest, const dod_world_load_desc *desc)
 {
     load_pass p;
     dod__world_room room;
@@ -400,24 +441,24 @@ static dod_status load_into_room(dod_world *w, FILE *f, const unsigned char *hea
     }
     dod__world_install_room(w, &room);
     load_commit(&p);
+    load_retag(w, desc);
     return DOD_OK;
 }
 
-dod_status dod_world_load_mem(dod_world *w, const void *buf, size_t size)
+/* dod_world_load_mem_with, its arguments checked (a staged stream comes here). */
+static dod_status load_mem(dod_world *w, const void *buf, size_t size,
+                           const dod_world_load_desc *desc)
 {
-    DOD__REFUSE_IF(!w, DOD_E_INVALID);
-    DOD__WORLD_REFUSE_BUSY(w, "dod_world_load_mem");
-    DOD__REFUSE_IF(!buf, DOD_E_INVALID);
     const unsigned char *b = (const unsigned char *)buf;
-    DOD__REFUSE_IF(size < DOD__WORLD_FILE_HEADER_BYTES, DOD_E_CORRUPT);
+    DOD__REFUSE_IF_IN("dod_world_load_mem", size < DOD__WORLD_FILE_HEADER_BYTES, DOD_E_CORRUPT);
     dod__world_file_layout l;
     dod_status st = dod__world_file_header_decode(w, b, &l);
     if (st != DOD_OK)
         return st;
-    DOD__REFUSE_IF(l.file_bytes != size, DOD_E_CORRUPT);
+    DOD__REFUSE_IF_IN("dod_world_load_mem", l.file_bytes != size, DOD_E_CORRUPT);
     const unsigned char *rest = b + DOD__WORLD_FILE_HEADER_BYTES;
     if (w->head.n_slots == 0)
-        return load_into_room(w, NULL, b, rest);
+        return load_into_room(w, NULL, b, rest, desc);
     /* The world has entities to keep until every check passed: check in place first. */
     load_pass p;
     st = load_start(&p, w, NULL, b, rest, 1);
@@ -434,17 +475,36 @@ dod_status dod_world_load_mem(dod_world *w, const void *buf, size_t size)
     dod__world_install_room(w, &room);
     (void)load_body(&p); /* checked bytes into memory that is there: cannot fail */
     load_commit(&p);
+    load_retag(w, desc);
     return DOD_OK;
 }
 
-dod_status dod_world_load(dod_world *w, FILE *f)
+dod_status dod_world_load_mem_with(dod_world *w, const void *buf, size_t size,
+                                   const dod_world_load_desc *desc)
+{
+    DOD__REFUSE_IF(!w, DOD_E_INVALID);
+    DOD__WORLD_REFUSE_BUSY(w, "dod_world_load_mem");
+    DOD__REFUSE_IF(!buf, DOD_E_INVALID);
+    dod_status st = load_desc_check(w, desc);
+    return st == DOD_OK ? load_mem(w, buf, size, desc) : st;
+}
+
+dod_status dod_world_load_mem(dod_world *w, const void *buf, size_t size)
+{
+    return dod_world_load_mem_with(w, buf, size, NULL);
+}
+
+dod_status dod_world_load_with(dod_world *w, FILE *f, const dod_world_load_desc *desc)
 {
     DOD__REFUSE_IF(!w, DOD_E_INVALID);
     DOD__WORLD_REFUSE_BUSY(w, "dod_world_load");
     DOD__REFUSE_IF(!f, DOD_E_INVALID);
+    dod_status st = load_desc_check(w, desc);
+    if (st != DOD_OK)
+        return st;
     long left = dod__file_remaining(f); /* measured first: seeking discards what stdio buffered */
     unsigned char header[DOD__WORLD_FILE_HEADER_BYTES];
-    dod_status st = dod__file_read_exact(f, header, sizeof header);
+    st = dod__file_read_exact(f, header, sizeof header);
     if (st != DOD_OK)
         return st;
     dod__world_file_layout l;
@@ -454,14 +514,19 @@ dod_status dod_world_load(dod_world *w, FILE *f)
     DOD__REFUSE_IF(left >= 0 && (uint64_t)left < l.file_bytes, DOD_E_CORRUPT);
     DOD__REFUSE_IF(l.file_bytes > SIZE_MAX, DOD_E_OVERFLOW); /* real, but too big for this host */
     if (left >= 0 && w->head.n_slots == 0)
-        return load_into_room(w, f, header, NULL);
+        return load_into_room(w, f, header, NULL, desc);
     unsigned char *buf;
     size_t cap;
     st = dod__file_read_staged(f, &w->alloc, header, sizeof header, (size_t)l.file_bytes,
                                left >= 0, &buf, &cap);
     if (st == DOD_OK) {
-        st = dod_world_load_mem(w, buf, (size_t)l.file_bytes);
+        st = load_mem(w, buf, (size_t)l.file_bytes, desc);
         dod__free(&w->alloc, buf, cap);
     }
     return st;
+}
+
+dod_status dod_world_load(dod_world *w, FILE *f)
+{
+    return dod_world_load_with(w, f, NULL);
 }

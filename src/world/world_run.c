@@ -64,10 +64,10 @@ static int system_matches(const dod__sched_system *sys, uint32_t archetype)
     return dod__query_matches(&sys->query, archetype);
 }
 
-/* 1 when sys runs in its phase's one pass (the schedule fuses, and sys is not sequential). */
+/* 1 when sys runs in its phase's one pass (the schedule fuses, and sys is parallel). */
 static int in_one_pass(const dod_schedule *s, const dod__sched_system *sys)
 {
-    return s->fused && !(sys->flags & DOD_SYSTEM_SEQUENTIAL);
+    return s->fused && (sys->flags & DOD_SYSTEM_PARALLEL);
 }
 
 /* 1 when some system of phase p that runs in the one pass matches archetype k. */
@@ -106,7 +106,7 @@ static uint64_t count_tasks_of_phase(const dod_schedule *s, const dod_world *w, 
 }
 
 /* Where a phase's tasks and jobs are being written. A job is consecutive tasks of one pass
- * holding at most task_rows rows together, or every task of a sequential system. */
+ * holding at most task_rows rows together, or every task of a system that is not parallel. */
 typedef struct task_writer {
     dod_schedule *s;
     uint32_t n_tasks, n_jobs;
@@ -176,7 +176,7 @@ static uint32_t fill_tasks_of_phase(dod_schedule *s, const dod_world *w, uint32_
         if (in_one_pass(s, sys))
             continue;
         uint32_t index = 0;
-        start_pass(&tw, (sys->flags & DOD_SYSTEM_SEQUENTIAL) != 0);
+        start_pass(&tw, (sys->flags & DOD_SYSTEM_PARALLEL) == 0);
         for (uint32_t k = 0; k < n_arch; ++k)
             if (system_matches(sys, k))
                 write_tasks(&tw, w, i, k, &index);
@@ -188,6 +188,7 @@ typedef struct sched_run_ctx {
     dod_schedule *s;    /* a job writes only its own status and buffers */
     const dod_world *w;
     uint32_t phase, n_jobs;
+    const void *frame;  /* the run's frame argument */
 } sched_run_ctx;
 
 /* One call of system i over a task's rows, as its task number `index`, in job j. */
@@ -205,6 +206,7 @@ static void run_system(const sched_run_ctx *c, uint32_t i, const dod__sched_task
     t.typed_fn = sys->typed_fn;
     t.system = i;
     t.task = index;
+    t.frame = c->frame;
     sys->fn(&t);
 }
 
@@ -284,22 +286,39 @@ static void stamp_writes(const dod_schedule *s, dod_world *w, uint32_t p)
     }
 }
 
+/* The first failure of a phase's jobs, in job order: a status a system reported (t->status),
+ * else a record one of the job's buffers refused (dod_cmds_status, in system order), so a
+ * system need not check each dod_cmds_* call. */
+static dod_status phase_failure(const dod_schedule *s, uint32_t n_jobs, uint32_t n_buffers)
+{
+    uint32_t recorders = n_jobs ? n_buffers / n_jobs : 0;
+    for (uint32_t j = 0; j < n_jobs; ++j) {
+        if (s->jobs[j].status != DOD_OK)
+            return s->jobs[j].status;
+        for (uint32_t r = 0; r < recorders; ++r) {
+            dod_status st = dod_cmds_status(&s->buffers[(size_t)r * n_jobs + j]);
+            if (st != DOD_OK)
+                return st;
+        }
+    }
+    return DOD_OK;
+}
+
 /* Run phase p's systems and apply what they recorded (in buffer order: system by system, then
  * job by job); *sum gains what the apply did. */
 static dod_status run_phase(dod_schedule *s, dod_world *w, uint32_t p, const dod_executor *exec,
-                            dod_apply_result *sum)
+                            const void *frame, dod_apply_result *sum)
 {
     uint32_t n_jobs = 0, n_buffers = 0;
     dod_status st = plan_sched_phase(s, w, p, &n_jobs, &n_buffers);
     if (st != DOD_OK)
         return st;
     stamp_writes(s, w, p);
-    sched_run_ctx c = { s, w, p, n_jobs };
+    sched_run_ctx c = { s, w, p, n_jobs, frame };
     w->in_systems = 1; /* a debug build refuses direct structural calls meanwhile */
     dod__exec_run(exec, n_jobs, run_sched_job, &c);
     w->in_systems = 0;
-    for (uint32_t j = 0; j < n_jobs && st == DOD_OK; ++j)
-        st = s->jobs[j].status; /* the first a system reported, in job order */
+    st = phase_failure(s, n_jobs, n_buffers);
     if (n_buffers == 0)
         return st;
     /* On a failure the world is as it was before the apply, and the commands are dropped. */
@@ -312,20 +331,35 @@ static dod_status run_phase(dod_schedule *s, dod_world *w, uint32_t p, const dod
     return st;
 }
 
-dod_status dod_schedule_run(dod_schedule *s, dod_world *w, const dod_executor *exec,
-                            dod_apply_result *result)
+/* Both runs: `call` names the one the caller made in a debug build's report. */
+static dod_status run_schedule(dod_schedule *s, dod_world *w, const dod_executor *exec,
+                               const void *frame, dod_apply_result *result, const char *call)
 {
-    DOD__REFUSE_IF(!s || !w, DOD_E_INVALID);
-    DOD__REFUSE_IF(w != s->world || w->head.tag_hi != s->tag_hi, DOD_E_INVALID);
-    DOD__REFUSE_IF(!dod__exec_usable(exec), DOD_E_INVALID);
-    DOD__WORLD_REFUSE_BUSY(w, "dod_schedule_run");
+    (void)call; /* a build without reports does not name it */
+    DOD__REFUSE_IF_IN(call, !s || !w, DOD_E_INVALID);
+    DOD__REFUSE_IF_IN(call, w != s->world || w->head.tag_hi != s->tag_hi, DOD_E_INVALID);
+    DOD__REFUSE_IF_IN(call, !dod__exec_usable(exec), DOD_E_INVALID);
+    DOD__WORLD_REFUSE_BUSY(w, call);
     dod_apply_result sum = { 0, 0, 0 };
     dod_status st = DOD_OK;
     for (uint32_t p = 0; p < s->n_phases && st == DOD_OK; ++p) {
         const dod__sched_system *first = &s->systems[s->phase_first[p]];
-        st = first->step ? first->step(w, exec, first->ctx) : run_phase(s, w, p, exec, &sum);
+        st = first->step ? first->step(w, exec, first->ctx)
+                         : run_phase(s, w, p, exec, frame, &sum);
     }
     if (result)
         *result = sum;
     return st;
+}
+
+dod_status dod_schedule_run(dod_schedule *s, dod_world *w, const dod_executor *exec,
+                            dod_apply_result *result)
+{
+    return run_schedule(s, w, exec, NULL, result, "dod_schedule_run");
+}
+
+dod_status dod_schedule_run_with(dod_schedule *s, dod_world *w, const dod_executor *exec,
+                                 const void *frame, dod_apply_result *result)
+{
+    return run_schedule(s, w, exec, frame, result, "dod_schedule_run_with");
 }

@@ -2,7 +2,9 @@
  * introspection. Running it is src/world/world_run.c. */
 #include "world_schedule.h"
 
-#define KNOWN_FLAGS (DOD_SYSTEM_COMMANDS | DOD_SYSTEM_SEQUENTIAL | DOD_SYSTEM_NEW_PHASE)
+#define KNOWN_FLAGS                                                                            \
+    (DOD_SYSTEM_COMMANDS | DOD_SYSTEM_SEQUENTIAL | DOD_SYSTEM_NEW_PHASE | DOD_SYSTEM_PARALLEL)
+#define BOTH_SPLITS (DOD_SYSTEM_SEQUENTIAL | DOD_SYSTEM_PARALLEL)
 #define KNOWN_SCHEDULE_FLAGS DOD_SCHEDULE_PASS_PER_SYSTEM
 
 static int sched_overlap(const uint64_t *a, const uint64_t *b)
@@ -46,6 +48,7 @@ static dod_status take_system_desc(const dod_world *w, const dod_system_desc *d,
     DOD__REFUSE_IF(!d->writes && d->n_writes > 0, DOD_E_INVALID);
     DOD__REFUSE_IF(!d->reads && d->n_reads > 0, DOD_E_INVALID);
     DOD__REFUSE_IF(d->flags & ~KNOWN_FLAGS, DOD_E_INVALID);
+    DOD__REFUSE_IF((d->flags & BOTH_SPLITS) == BOTH_SPLITS, DOD_E_INVALID);
     uint64_t all[DOD__SCHED_WORDS] = { 0 }, none[DOD__SCHED_WORDS] = { 0 };
     uint64_t writes[DOD__SCHED_WORDS] = { 0 }, lookups[DOD__SCHED_WORDS] = { 0 };
     dod_status st = sched_bits_of(w, d->all, d->n_all, all);
