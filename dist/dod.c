@@ -6353,6 +6353,8 @@ struct dod_world {
                              allocates) */
     int keep_blocks;      /* set while a command buffer applies: a row removal frees no block
                              (world_cmds_apply.c frees them once at the end) */
+    int rows_only;        /* a copy without its entity index (DOD_WORLD_COPY_ROWS_ONLY): no
+                             slot, so no handle resolves; what needs the index is refused */
     /* Change versions (world_copy.c reads them): version counts the changes the world has
      * seen, and each change stamps what it changed with the counter after it; slots_version is
      * the entity index's. A copy into this world remembers what it copied: the source, by
@@ -6375,6 +6377,17 @@ struct dod_world {
     size_t row_bytes[DOD_WORLD_MAX_ARCHETYPES]; /* each archetype's components' sizes added
                                                    up: a command buffer's spawn payload */
 };
+
+/* A world copied without its entity index refuses what needs one (DOD_WORLD_COPY_ROWS_ONLY), in
+ * every build: a release program meets it too, and learns why only from the error hook. A spawn
+ * would hand out slot 0 while the rows' ids name slots the world does not hold. */
+#define DOD__WORLD_REFUSE_ROWS_ONLY(w, call)                                                  \
+    do {                                                                                     \
+        if ((w)->rows_only)                                                                  \
+            return DOD__REPORT_IN(call, DOD_E_STATE,                                         \
+                                  "the world is a copy without its entity index "            \
+                                  "(DOD_WORLD_COPY_ROWS_ONLY): copy it whole first");       \
+    } while (0)
 
 /* A debug build refuses a structural change of a world that is being iterated or that a
  * schedule is running systems over (dod/world_core.h, "Live iterators"): `call` names the
@@ -8106,6 +8119,7 @@ dod_status dod_world_apply(dod_world *w, dod_cmds *buffers, uint32_t n_buffers,
 {
     DOD__REFUSE_IF(!w, DOD_E_INVALID);
     DOD__WORLD_REFUSE_BUSY(w, "dod_world_apply");
+    DOD__WORLD_REFUSE_ROWS_ONLY(w, "dod_world_apply");
     DOD__REFUSE_IF(!buffers && n_buffers > 0, DOD_E_INVALID);
     dod__cmds_list list = { buffers, NULL, n_buffers };
     return apply_list(w, &list, result, "dod_world_apply");
@@ -8116,6 +8130,7 @@ dod_status dod_world_apply_ptrs(dod_world *w, dod_cmds *const *buffers, uint32_t
 {
     DOD__REFUSE_IF(!w, DOD_E_INVALID);
     DOD__WORLD_REFUSE_BUSY(w, "dod_world_apply_ptrs");
+    DOD__WORLD_REFUSE_ROWS_ONLY(w, "dod_world_apply_ptrs");
     DOD__REFUSE_IF(!buffers && n_buffers > 0, DOD_E_INVALID);
     for (uint32_t b = 0; b < n_buffers; ++b)
         DOD__REFUSE_IF(!buffers[b], DOD_E_INVALID);
@@ -8430,7 +8445,10 @@ dod_status dod__cmds_plan(const dod_world *w, const dod__cmds_list *buffers, uin
 #define COPY_TASKS_PER_THREAD 2u
 #define COPY_MAX_TASKS 64u
 
-#define COPY_KNOWN_FLAGS DOD_WORLD_COPY_CHANGED
+#define COPY_KNOWN_FLAGS (DOD_WORLD_COPY_CHANGED | DOD_WORLD_COPY_ROWS_ONLY)
+
+/* What a copy does with the entity index. */
+enum { SLOTS_NONE, SLOTS_CHANGED, SLOTS_WHOLE };
 
 typedef struct copy_plan {
     dod_world *dst;
@@ -8438,11 +8456,14 @@ typedef struct copy_plan {
     uint64_t since;    /* copy what changed after this version of src; 0: everything */
     size_t total;      /* bytes of every piece */
     uint32_t n_tasks;
+    int slots;         /* SLOTS_NONE: a rows-only copy; SLOTS_WHOLE: dst holds no index yet */
 } copy_plan;
 
 /* 1 when the entity index is copied. */
 static int copies_slots(const copy_plan *p)
 {
+    if (p->slots != SLOTS_CHANGED)
+        return p->slots == SLOTS_WHOLE;
     return p->since == 0 || p->src->slots_version > p->since;
 }
 
@@ -8554,13 +8575,21 @@ dod_status dod_world_copy_with(dod_world *dst, const dod_world *src,
     uint32_t blocks[DOD_WORLD_MAX_ARCHETYPES];
     for (uint32_t i = 0; i < src->n_archetypes; ++i)
         blocks[i] = src->arch[i].n_open;
+    /* A copy of a rows-only world has no index to take either. */
+    int rows_only = (flags & DOD_WORLD_COPY_ROWS_ONLY) || src->rows_only;
     dod__world_room room;
-    dod_status st = dod__world_prepare_room(dst, src->head.n_slots, blocks, &room);
+    dod_status st = dod__world_prepare_room(dst, rows_only ? 0 : src->head.n_slots, blocks,
+                                            &room);
     if (st != DOD_OK)
         return st;
-    copy_plan p = { dst, src, 0, 0, 1 };
-    /* A larger entity index is fresh memory: the slots are then copied whole into it. */
-    if ((flags & DOD_WORLD_COPY_CHANGED) && holds_a_copy(dst, src) && !room.slots)
+    /* A larger entity index is fresh memory, and a rows-only dst holds none: the slots are
+     * then copied whole. */
+    copy_plan p = { dst, src, 0, 0, 1, SLOTS_CHANGED };
+    if (rows_only)
+        p.slots = SLOTS_NONE;
+    else if (room.slots || dst->rows_only)
+        p.slots = SLOTS_WHOLE;
+    if ((flags & DOD_WORLD_COPY_CHANGED) && holds_a_copy(dst, src))
         p.since = dst->copied_version;
     dod__world_install_room(dst, &room);
 #if DOD_DEBUG
@@ -8573,9 +8602,10 @@ dod_status dod_world_copy_with(dod_world *dst, const dod_world *src,
     p.n_tasks = tasks < most ? tasks : most;
     p.n_tasks = p.n_tasks ? p.n_tasks : 1;
     dod__exec_run(p.n_tasks > 1 ? exec : NULL, p.n_tasks, copy_task, &p);
-    dst->head.n_slots = src->head.n_slots;
-    dst->free_head = src->free_head;
-    dst->n_free = src->n_free;
+    dst->head.n_slots = rows_only ? 0 : src->head.n_slots;
+    dst->free_head = rows_only ? DOD__WORLD_NO_SLOT : src->free_head;
+    dst->n_free = rows_only ? 0 : src->n_free;
+    dst->rows_only = rows_only;
     dst->head.tag_hi = src->head.tag_hi;
     for (uint32_t i = 0; i < src->n_archetypes; ++i) {
         const dod__world_arch *s = &src->arch[i];
@@ -8876,6 +8906,7 @@ dod_status dod_world_spawn(dod_world *w, uint32_t archetype, dod_entity *out)
 {
     DOD__REFUSE_IF(!w, DOD_E_INVALID);
     DOD__WORLD_REFUSE_BUSY(w, "dod_world_spawn");
+    DOD__WORLD_REFUSE_ROWS_ONLY(w, "dod_world_spawn");
     DOD__REFUSE_IF(archetype >= w->n_archetypes, DOD_E_RANGE);
     unsigned char *block;
     uint32_t row;
@@ -8893,6 +8924,7 @@ dod_status dod__world_spawn_row(dod_world *w, uint32_t archetype, dod_entity *ou
 {
     DOD__REFUSE_IF(!w, DOD_E_INVALID);
     DOD__WORLD_REFUSE_BUSY(w, "a typed spawn (dod__world_spawn_row)");
+    DOD__WORLD_REFUSE_ROWS_ONLY(w, "a typed spawn (dod__world_spawn_row)");
     DOD__REFUSE_IF(archetype >= w->n_archetypes, DOD_E_RANGE);
     dod_status st = spawn_row(w, archetype, out, block, row);
     if (st == DOD_OK)
@@ -8956,6 +8988,7 @@ dod_status dod_world_spawn_n(dod_world *w, uint32_t archetype, uint32_t n, dod_e
 {
     DOD__REFUSE_IF(!w, DOD_E_INVALID);
     DOD__WORLD_REFUSE_BUSY(w, "dod_world_spawn_n");
+    DOD__WORLD_REFUSE_ROWS_ONLY(w, "dod_world_spawn_n");
     DOD__REFUSE_IF(archetype >= w->n_archetypes, DOD_E_RANGE);
     uint64_t first;
     return n ? spawn_many(w, archetype, n, out, 1, &first) : DOD_OK;
@@ -8966,6 +8999,7 @@ dod_status dod__world_spawn_rows(dod_world *w, uint32_t archetype, uint32_t n, d
 {
     DOD__REFUSE_IF(!w, DOD_E_INVALID);
     DOD__WORLD_REFUSE_BUSY(w, "a typed bulk spawn (dod__world_spawn_rows)");
+    DOD__WORLD_REFUSE_ROWS_ONLY(w, "a typed bulk spawn (dod__world_spawn_rows)");
     DOD__REFUSE_IF(!block || !row, DOD_E_INVALID);
     DOD__REFUSE_IF(archetype >= w->n_archetypes, DOD_E_RANGE);
     uint64_t first = 0;
@@ -9751,6 +9785,7 @@ dod_status dod_world_gather(const dod_csr *index, const dod_world *w,
     dod_status st = check_gather(__func__, index, w, cols, n_cols, exec);
     if (st != DOD_OK)
         return st;
+    DOD__WORLD_REFUSE_ROWS_ONLY(w, "dod_world_gather");
     DOD__REFUSE_IF(index->item_bound > w->head.n_slots, DOD_E_RANGE);
     if (index->n_items == 0 || n_cols == 0)
         return DOD_OK;
@@ -9986,6 +10021,8 @@ static dod_status check_build(const dod_csr *index, const dod_world *w,
     DOD__REFUSE_IF(d->key_offset % 4 != 0, DOD_E_INVALID);
     DOD__REFUSE_IF((uint64_t)d->key_offset + 4 > dod__world_component_size(w, d->component),
                    DOD_E_INVALID);
+    if (!(d->flags & DOD_WORLD_INDEX_ROWS)) /* its items would be slots w does not hold */
+        DOD__WORLD_REFUSE_ROWS_ONLY(w, "dod_world_index_build");
     for (uint32_t i = 0; i < w->n_archetypes; ++i)
         DOD__REFUSE_IF(dod__query_matches(d->query, i) &&
                            w->arch[i].place->fields[d->component].offset == 0,
@@ -10457,6 +10494,13 @@ static dod_status load_prepare(load_pass *p, dod__world_room *room)
     return DOD_OK;
 }
 
+/* 1 when w holds no entity (no slot ever handed out, and not a rows-only copy, whose rows have
+ * no slots): a load may then write straight into its memory, nothing to keep on a failure. */
+static int holds_nothing(const dod_world *w)
+{
+    return w->head.n_slots == 0 && !w->rows_only;
+}
+
 /* The world takes what a pass wrote into its installed room: the entity index in host order,
  * the counters. */
 static void load_commit(load_pass *p)
@@ -10466,6 +10510,7 @@ static void load_commit(load_pass *p)
         for (size_t s = 0; s < p->l.n_slots; ++s)
             w->head.slots[s] = load_word(p->slots + 8 * s, 1);
     w->head.n_slots = p->l.n_slots;
+    w->rows_only = 0;
     w->free_head = p->l.free_head;
     w->n_free = p->l.n_free;
     for (uint32_t i = 0; i < w->n_archetypes; ++i) {
@@ -10567,7 +10612,7 @@ static dod_status load_mem(dod_world *w, const void *buf, size_t size,
         return st;
     DOD__REFUSE_IF_IN("dod_world_load_mem", l.file_bytes != size, DOD_E_CORRUPT);
     const unsigned char *rest = b + DOD__WORLD_FILE_HEADER_BYTES;
-    if (w->head.n_slots == 0)
+    if (holds_nothing(w))
         return load_into_room(w, NULL, b, rest, desc);
     /* The world has entities to keep until every check passed: check in place first. */
     load_pass p;
@@ -10623,7 +10668,7 @@ dod_status dod_world_load_with(dod_world *w, FILE *f, const dod_world_load_desc 
         return st;
     DOD__REFUSE_IF(left >= 0 && (uint64_t)left < l.file_bytes, DOD_E_CORRUPT);
     DOD__REFUSE_IF(l.file_bytes > SIZE_MAX, DOD_E_OVERFLOW); /* real, but too big for this host */
-    if (left >= 0 && w->head.n_slots == 0)
+    if (left >= 0 && holds_nothing(w))
         return load_into_room(w, f, header, NULL, desc);
     unsigned char *buf;
     size_t cap;
@@ -11728,7 +11773,7 @@ static dod_status save_layout(const dod_world *w, dod__world_file_layout *l)
 size_t dod_world_saved_size(const dod_world *w)
 {
     dod__world_file_layout l;
-    if (!w || save_layout(w, &l) != DOD_OK)
+    if (!w || w->rows_only || save_layout(w, &l) != DOD_OK)
         return 0;
     return (size_t)l.file_bytes;
 }
@@ -11743,6 +11788,7 @@ dod_status dod_world_save(const dod_world *w, FILE *f)
 {
     DOD__REFUSE_IF(!w, DOD_E_INVALID);
     DOD__REFUSE_IF(!f, DOD_E_INVALID);
+    DOD__WORLD_REFUSE_ROWS_ONLY(w, "dod_world_save");
     dod__world_file_layout l;
     dod_status st = save_layout(w, &l);
     if (st != DOD_OK)
@@ -11771,6 +11817,7 @@ dod_status dod_world_save_mem(const dod_world *w, void *buf, size_t size)
 {
     DOD__REFUSE_IF(!w, DOD_E_INVALID);
     DOD__REFUSE_IF(!buf, DOD_E_INVALID);
+    DOD__WORLD_REFUSE_ROWS_ONLY(w, "dod_world_save_mem");
     dod__world_file_layout l;
     dod_status st = save_layout(w, &l);
     if (st != DOD_OK)

@@ -1800,7 +1800,8 @@ DOD_API void dod_world_destroy(dod_world *w);
  * Errors (world unchanged, *out untouched): DOD_E_INVALID (w NULL), DOD_E_RANGE
  * (archetype >= n_archetypes), DOD_E_FULL (a fixed archetype at capacity, or a chunked one
  * needing a block that would take its blocks' bytes past its memory cap), DOD_E_OVERFLOW
- * (2^32 - 1 slots), DOD_E_NOMEM. */
+ * (2^32 - 1 slots), DOD_E_NOMEM, DOD_E_STATE (w a copy without its entity index:
+ * DOD_WORLD_COPY_ROWS_ONLY, dod/world_io.h). */
 DOD_API dod_status dod_world_spawn(dod_world *w, uint32_t archetype, dod_entity *out);
 
 /* Spawn n entities of `archetype` at once, components zeroed. out: n handles, or NULL; the n
@@ -2429,7 +2430,7 @@ DOD_API dod_status dod_cmds_set_entity(dod_cmds *cb, dod_entity e, uint32_t comp
  * Errors (world and buffers unchanged, *result untouched): DOD_E_INVALID (w NULL; buffers
  * NULL with n_buffers > 0; a buffer bound to another declaration), DOD_E_FULL (a fixed
  * archetype or a memory cap would be crossed), DOD_E_OVERFLOW (2^32 - 1 entity slots),
- * DOD_E_NOMEM. */
+ * DOD_E_NOMEM, DOD_E_STATE (w a copy without its entity index: DOD_WORLD_COPY_ROWS_ONLY). */
 DOD_API dod_status dod_world_apply(dod_world *w, dod_cmds *buffers, uint32_t n_buffers,
                                    dod_apply_result *result);
 
@@ -3732,6 +3733,8 @@ typedef struct dod_world_index_desc { /* zero = default for every field but quer
  *   DOD_E_OVERFLOW  n_rows == UINT32_MAX; more than 2^32 - 1 entities matched; byte counts
  *                   that do not fit size_t
  *   DOD_E_NOMEM     the allocator (or the scratch arena) failed
+ *   DOD_E_STATE     w a copy without its entity index (DOD_WORLD_COPY_ROWS_ONLY) and flags
+ *                   without DOD_WORLD_INDEX_ROWS: its items would be slots w does not hold
  * A successful build replaces the index's contents: pointers into its offsets and items taken
  * before may no longer be valid (as after any build).
  * Thread safety: reads w (any number of readers while no thread changes it); exclusive
@@ -3800,6 +3803,7 @@ DOD_API dod_status dod_world_reduce_rows(const dod_csr *index, const dod_world *
  *                    slots the world has handed out (checked in O(1) on the index's item bound)
  *   DOD_E_NOT_FOUND  an item whose entity is not alive (despawned since the build), or whose
  *                    archetype lacks a column's component
+ *   DOD_E_STATE      w a copy without its entity index (DOD_WORLD_COPY_ROWS_ONLY)
  *   DOD_E_OVERFLOW   n_items * size does not fit size_t
  * Allocates nothing. Thread safety: reads index and w; any number may run at once while no
  * thread changes them. */
@@ -3874,11 +3878,24 @@ DOD_API dod_status dod_world_copy(dod_world *dst, const dod_world *src);
 
 /* dod_world_copy_desc.flags: copy only what changed since dst last held a copy of src (below). */
 #define DOD_WORLD_COPY_CHANGED 1u
+/* dod_world_copy_desc.flags: copy the rows (every archetype's ids and columns) without the entity
+ * index, for a frame whose readers never look a handle up: they walk queries, read by row number
+ * (dod/world_rows.h), build DOD_WORLD_INDEX_ROWS indexes and gather by them, and take a row's
+ * handle (dod_world_row_entity, an iterator's entities) to the live world. The index is 8 bytes
+ * a slot, about a fifth of a small entity's bytes, which the copy then does not move. dst then
+ * answers no handle: dod_world_get, get_at and alive find nothing, despawn and move give
+ * DOD_E_NOT_FOUND, and what would need the index is refused with DOD_E_STATE, in every build,
+ * the error hook saying why: a spawn (any form), an apply, a schedule's run that applies, a
+ * save, a relation index of slots (without DOD_WORLD_INDEX_ROWS) or a gather by slots. A copy
+ * from dst gives another rows-only world; a copy without the flag, or a load, into dst gives it
+ * an index again. dod_world_equal and dod_world_hash see a world with no slots, so a rows-only
+ * copy is not equal to its source: compare or hash the source. */
+#define DOD_WORLD_COPY_ROWS_ONLY 2u
 
 /* How dod_world_copy_with copies: zero-initialise it and set what you need. */
 typedef struct dod_world_copy_desc {
     const dod_executor *exec; /* copy on it (NULL: the calling thread) */
-    uint32_t flags;           /* DOD_WORLD_COPY_CHANGED, or 0 */
+    uint32_t flags;           /* DOD_WORLD_COPY_CHANGED, DOD_WORLD_COPY_ROWS_ONLY, or 0 */
 } dod_world_copy_desc;
 
 /* dod_world_copy, the bytes cut into shares copied at once on desc->exec, and with
@@ -4000,8 +4017,8 @@ static inline const dod_world *dod_frame_world_read(const dod_frame *frame)
     return (const dod_world *)frame->data;
 }
 
-/* Bytes dod_world_save / dod_world_save_mem write for w now; 0 when w is NULL or the file
- * would not fit size_t. */
+/* Bytes dod_world_save / dod_world_save_mem write for w now; 0 when w is NULL, a rows-only
+ * copy (DOD_WORLD_COPY_ROWS_ONLY) or the file would not fit size_t. */
 DOD_API size_t dod_world_saved_size(const dod_world *w);
 
 /* Write w to f at its current position: exactly dod_world_saved_size(w) bytes. Component
@@ -4011,13 +4028,13 @@ DOD_API size_t dod_world_saved_size(const dod_world *w);
  * when that allocation fails, 16 KiB on the stack (the same bytes, more write calls: that
  * failure is not an error). Saving from several threads at once needs a thread-safe allocator.
  * Errors: DOD_E_INVALID (w or f NULL), DOD_E_OVERFLOW (the file would not fit size_t: only on
- * 32-bit hosts; nothing written), DOD_E_IO (a write came up short; how much reached f is then
- * unknown). Errors the stream reports later, at fflush or fclose, are the caller's to check. */
+ * 32-bit hosts; nothing written), DOD_E_STATE (w a rows-only copy: DOD_WORLD_COPY_ROWS_ONLY;
+ * nothing written), DOD_E_IO (a write came up short; how much reached f is then unknown). Errors the stream reports later, at fflush or fclose, are the caller's to check. */
 DOD_API dod_status dod_world_save(const dod_world *w, FILE *f);
 
 /* The same bytes into buf, converted in place (no stage; allocates nothing). Errors, buf
  * untouched: DOD_E_INVALID (w or buf NULL), DOD_E_RANGE (size < dod_world_saved_size(w)),
- * DOD_E_OVERFLOW (as dod_world_save). */
+ * DOD_E_OVERFLOW, DOD_E_STATE (as dod_world_save). */
 DOD_API dod_status dod_world_save_mem(const dod_world *w, void *buf, size_t size);
 
 /* Replace w's contents with exactly one saved world read from f's current position; on

@@ -298,16 +298,18 @@ static inline dod_status campaign_build_indexes(campaign *g, const dod_world *w,
 }
 
 /* Copy the live world into a frame's world w on the pool, only what changed since w last held a
- * copy of it (the systems declare what they write, structural changes stamp what they touch). */
+ * copy of it (the systems declare what they write, structural changes stamp what they touch),
+ * and only the rows: the workers read by row number and never look a handle up, so the entity
+ * index (8 bytes a regiment) stays behind. */
 static inline dod_status campaign_copy(campaign *g, dod_world *w)
 {
-    dod_world_copy_desc d = { campaign_exec(g), DOD_WORLD_COPY_CHANGED };
+    dod_world_copy_desc d = { campaign_exec(g),
+                              DOD_WORLD_COPY_CHANGED | DOD_WORLD_COPY_ROWS_ONLY };
     return dod_world_copy_with(w, g->live, &d);
 }
 
 /* The main thread's share of a tick, into a slot's world w and indexes x: copy the live world
- * (the copy resolves its handles, and the live world's query iterates it), rebuild, then the
- * tick number, last. */
+ * (the live world's query iterates the copy), rebuild, then the tick number, last. */
 static inline dod_status campaign_fill(campaign *g, dod_world *w, campaign_slot *x, uint64_t tick)
 {
     dod_status st = campaign_copy(g, w);

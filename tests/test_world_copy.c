@@ -7,26 +7,6 @@
 #include "check.h"
 #include "world_io_check.h"
 
-/* The same blocks, rows and columns seen through the public calls. */
-static int same_blocks(const dod_world *a, const dod_world *b)
-{
-    int ok = 1;
-    for (uint32_t i = 0; i < IO_N_ARCHS; ++i) {
-        for (uint32_t blk = 0;; ++blk) {
-            void *ca[1 + 8], *cb[1 + 8];
-            uint32_t n = dod_world_block(a, i, blk, ca);
-            ok &= dod_world_block(b, i, blk, cb) == n;
-            if (n == 0 || !ok)
-                break;
-            ok &= memcmp(ca[0], cb[0], n * sizeof(dod_entity)) == 0;
-            for (uint32_t k = 0; k < IO_ARCHS[i].n_components; ++k)
-                ok &= memcmp(ca[1 + k], cb[1 + k],
-                             n * IO_COMPS[IO_ARCHS[i].components[k]].size) == 0;
-        }
-    }
-    return ok;
-}
-
 /* A query made for src visits dst's blocks in the same order with the same entities. */
 static int same_iteration(const dod_world *src, const dod_world *dst)
 {
@@ -54,7 +34,7 @@ static void check_copy(const dod_world *src, const dod_world *dst)
 {
     CHECK(io_same(src, dst, 1, 1));
     CHECK(io_handles_resolve(src, dst));
-    CHECK(same_blocks(src, dst));
+    CHECK(io_same_blocks(src, dst));
     CHECK(same_iteration(src, dst));
 }
 

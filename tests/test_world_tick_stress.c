@@ -115,8 +115,9 @@ static uint64_t fingerprint(const campaign_frame *f)
 /* ---- the readers' checks ---- */
 
 /* The frame's world, walked as its iterator walks it (marching, then routed; blocks and rows
- * in order): each row number's cell and army, and the sums per army (each regiment reached by
- * its slot, not by its row number). */
+ * in order): each row number's cell and army, and the sums per army (each regiment's fields
+ * read from the iterator's columns, not by its row number; the frame is a rows-only copy, so
+ * no handle or slot resolves in it). */
 static void walk(reader *r, const dod_world *w)
 {
     memset(r->health, 0, r->s->size.armies * sizeof(float));
@@ -127,14 +128,14 @@ static void walk(reader *r, const dod_world *w)
     war_placed_cols c;
     for (war_placed_begin(&it, w); war_placed_next(&it, &c);)
         for (uint32_t i = 0; i < c.n; ++i) {
-            uint32_t item = (uint32_t)c.entities[i].bits, a = c.army[i].id;
+            uint32_t a = c.army[i].id;
             if (r->n_walked >= r->n_rows || a >= r->s->size.armies) {
                 ++r->bad[INDEX];
                 continue;
             }
             r->row[r->n_walked++] = (walked){ c.location[i].cell, a };
-            r->health[a] += war_get_at_health(w, item)->hp;
-            r->mood[a] += war_get_at_mood(w, item)->value;
+            r->health[a] += DOD_FIELD(&it, war, health)[i].hp;
+            r->mood[a] += DOD_FIELD(&it, war, mood)[i].value;
             r->count[a]++;
         }
 }
@@ -187,7 +188,7 @@ static void check_muster(reader *r, campaign_frame *f)
     for (war_placed_begin(&it, f->world); war_placed_next(&it, &c);)
         for (uint32_t i = 0; i < c.n; ++i)
             if (c.location[i].cell == cell) {
-                walked_hp += war_get_at_health(f->world, (uint32_t)c.entities[i].bits)->hp;
+                walked_hp += DOD_FIELD(&it, war, health)[i].hp;
                 ++n;
             }
     r->bad[REDUCE] += listed != n || hp != walked_hp;

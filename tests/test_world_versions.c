@@ -157,7 +157,7 @@ static void test_refusals(void)
     dod_world *src = io_world(NULL), *dst = io_world(NULL);
     CHECK_OK(dod_world_spawn_n(src, 1, 100, NULL));
     CHECK_OK(dod_world_spawn_n(dst, 2, 7, NULL));
-    dod_world_copy_desc bad_flags = { NULL, 2 };
+    dod_world_copy_desc bad_flags = { NULL, 4 }; /* no such flag */
     dod_executor no_run = { NULL, NULL, 2 }, no_threads = { NULL, NULL, 0 };
     dod_world_copy_desc bad_exec = { &no_run, 0 }, zero = { &no_threads, 0 };
     const dod_world_copy_desc *bad[3] = { &bad_flags, &bad_exec, &zero };

@@ -200,6 +200,26 @@ static inline int io_same(const dod_world *a, const dod_world *b, int with_tag, 
     return 1;
 }
 
+/* The same blocks, rows, ids and columns in every archetype, seen through the public calls. */
+static inline int io_same_blocks(const dod_world *a, const dod_world *b)
+{
+    int ok = 1;
+    for (uint32_t i = 0; i < IO_N_ARCHS; ++i) {
+        for (uint32_t blk = 0;; ++blk) {
+            void *ca[1 + 8], *cb[1 + 8];
+            uint32_t n = dod_world_block(a, i, blk, ca);
+            ok &= dod_world_block(b, i, blk, cb) == n;
+            if (n == 0 || !ok)
+                break;
+            ok &= memcmp(ca[0], cb[0], n * sizeof(dod_entity)) == 0;
+            for (uint32_t k = 0; k < IO_ARCHS[i].n_components; ++k)
+                ok &= memcmp(ca[1 + k], cb[1 + k],
+                             n * IO_COMPS[IO_ARCHS[i].components[k]].size) == 0;
+        }
+    }
+    return ok;
+}
+
 /* Every live entity of a resolves in b (by its handle translated to b's tag) to the same
  * archetype and equal components, and b has no other. */
 static inline int io_handles_resolve(const dod_world *a, const dod_world *b)

@@ -265,7 +265,7 @@ DOD_API dod_status dod_cmds_set_entity(dod_cmds *cb, dod_entity e, uint32_t comp
  * Errors (world and buffers unchanged, *result untouched): DOD_E_INVALID (w NULL; buffers
  * NULL with n_buffers > 0; a buffer bound to another declaration), DOD_E_FULL (a fixed
  * archetype or a memory cap would be crossed), DOD_E_OVERFLOW (2^32 - 1 entity slots),
- * DOD_E_NOMEM. */
+ * DOD_E_NOMEM, DOD_E_STATE (w a copy without its entity index: DOD_WORLD_COPY_ROWS_ONLY). */
 DOD_API dod_status dod_world_apply(dod_world *w, dod_cmds *buffers, uint32_t n_buffers,
                                    dod_apply_result *result);
 

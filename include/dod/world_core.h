@@ -171,7 +171,8 @@ DOD_API void dod_world_destroy(dod_world *w);
  * Errors (world unchanged, *out untouched): DOD_E_INVALID (w NULL), DOD_E_RANGE
  * (archetype >= n_archetypes), DOD_E_FULL (a fixed archetype at capacity, or a chunked one
  * needing a block that would take its blocks' bytes past its memory cap), DOD_E_OVERFLOW
- * (2^32 - 1 slots), DOD_E_NOMEM. */
+ * (2^32 - 1 slots), DOD_E_NOMEM, DOD_E_STATE (w a copy without its entity index:
+ * DOD_WORLD_COPY_ROWS_ONLY, dod/world_io.h). */
 DOD_API dod_status dod_world_spawn(dod_world *w, uint32_t archetype, dod_entity *out);
 
 /* Spawn n entities of `archetype` at once, components zeroed. out: n handles, or NULL; the n

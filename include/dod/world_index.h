@@ -89,6 +89,8 @@ typedef struct dod_world_index_desc { /* zero = default for every field but quer
  *   DOD_E_OVERFLOW  n_rows == UINT32_MAX; more than 2^32 - 1 entities matched; byte counts
  *                   that do not fit size_t
  *   DOD_E_NOMEM     the allocator (or the scratch arena) failed
+ *   DOD_E_STATE     w a copy without its entity index (DOD_WORLD_COPY_ROWS_ONLY) and flags
+ *                   without DOD_WORLD_INDEX_ROWS: its items would be slots w does not hold
  * A successful build replaces the index's contents: pointers into its offsets and items taken
  * before may no longer be valid (as after any build).
  * Thread safety: reads w (any number of readers while no thread changes it); exclusive
@@ -157,6 +159,7 @@ DOD_API dod_status dod_world_reduce_rows(const dod_csr *index, const dod_world *
  *                    slots the world has handed out (checked in O(1) on the index's item bound)
  *   DOD_E_NOT_FOUND  an item whose entity is not alive (despawned since the build), or whose
  *                    archetype lacks a column's component
+ *   DOD_E_STATE      w a copy without its entity index (DOD_WORLD_COPY_ROWS_ONLY)
  *   DOD_E_OVERFLOW   n_items * size does not fit size_t
  * Allocates nothing. Thread safety: reads index and w; any number may run at once while no
  * thread changes them. */

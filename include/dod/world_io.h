@@ -60,11 +60,24 @@ DOD_API dod_status dod_world_copy(dod_world *dst, const dod_world *src);
 
 /* dod_world_copy_desc.flags: copy only what changed since dst last held a copy of src (below). */
 #define DOD_WORLD_COPY_CHANGED 1u
+/* dod_world_copy_desc.flags: copy the rows (every archetype's ids and columns) without the entity
+ * index, for a frame whose readers never look a handle up: they walk queries, read by row number
+ * (dod/world_rows.h), build DOD_WORLD_INDEX_ROWS indexes and gather by them, and take a row's
+ * handle (dod_world_row_entity, an iterator's entities) to the live world. The index is 8 bytes
+ * a slot, about a fifth of a small entity's bytes, which the copy then does not move. dst then
+ * answers no handle: dod_world_get, get_at and alive find nothing, despawn and move give
+ * DOD_E_NOT_FOUND, and what would need the index is refused with DOD_E_STATE, in every build,
+ * the error hook saying why: a spawn (any form), an apply, a schedule's run that applies, a
+ * save, a relation index of slots (without DOD_WORLD_INDEX_ROWS) or a gather by slots. A copy
+ * from dst gives another rows-only world; a copy without the flag, or a load, into dst gives it
+ * an index again. dod_world_equal and dod_world_hash see a world with no slots, so a rows-only
+ * copy is not equal to its source: compare or hash the source. */
+#define DOD_WORLD_COPY_ROWS_ONLY 2u
 
 /* How dod_world_copy_with copies: zero-initialise it and set what you need. */
 typedef struct dod_world_copy_desc {
     const dod_executor *exec; /* copy on it (NULL: the calling thread) */
-    uint32_t flags;           /* DOD_WORLD_COPY_CHANGED, or 0 */
+    uint32_t flags;           /* DOD_WORLD_COPY_CHANGED, DOD_WORLD_COPY_ROWS_ONLY, or 0 */
 } dod_world_copy_desc;
 
 /* dod_world_copy, the bytes cut into shares copied at once on desc->exec, and with
@@ -186,8 +199,8 @@ static inline const dod_world *dod_frame_world_read(const dod_frame *frame)
     return (const dod_world *)frame->data;
 }
 
-/* Bytes dod_world_save / dod_world_save_mem write for w now; 0 when w is NULL or the file
- * would not fit size_t. */
+/* Bytes dod_world_save / dod_world_save_mem write for w now; 0 when w is NULL, a rows-only
+ * copy (DOD_WORLD_COPY_ROWS_ONLY) or the file would not fit size_t. */
 DOD_API size_t dod_world_saved_size(const dod_world *w);
 
 /* Write w to f at its current position: exactly dod_world_saved_size(w) bytes. Component
@@ -197,13 +210,13 @@ DOD_API size_t dod_world_saved_size(const dod_world *w);
  * when that allocation fails, 16 KiB on the stack (the same bytes, more write calls: that
  * failure is not an error). Saving from several threads at once needs a thread-safe allocator.
  * Errors: DOD_E_INVALID (w or f NULL), DOD_E_OVERFLOW (the file would not fit size_t: only on
- * 32-bit hosts; nothing written), DOD_E_IO (a write came up short; how much reached f is then
- * unknown). Errors the stream reports later, at fflush or fclose, are the caller's to check. */
+ * 32-bit hosts; nothing written), DOD_E_STATE (w a rows-only copy: DOD_WORLD_COPY_ROWS_ONLY;
+ * nothing written), DOD_E_IO (a write came up short; how much reached f is then unknown). Errors the stream reports later, at fflush or fclose, are the caller's to check. */
 DOD_API dod_status dod_world_save(const dod_world *w, FILE *f);
 
 /* The same bytes into buf, converted in place (no stage; allocates nothing). Errors, buf
  * untouched: DOD_E_INVALID (w or buf NULL), DOD_E_RANGE (size < dod_world_saved_size(w)),
- * DOD_E_OVERFLOW (as dod_world_save). */
+ * DOD_E_OVERFLOW, DOD_E_STATE (as dod_world_save). */
 DOD_API dod_status dod_world_save_mem(const dod_world *w, void *buf, size_t size);
 
 /* Replace w's contents with exactly one saved world read from f's current position; on

@@ -367,6 +367,7 @@ dod_status dod_world_apply(dod_world *w, dod_cmds *buffers, uint32_t n_buffers,
 {
     DOD__REFUSE_IF(!w, DOD_E_INVALID);
     DOD__WORLD_REFUSE_BUSY(w, "dod_world_apply");
+    DOD__WORLD_REFUSE_ROWS_ONLY(w, "dod_world_apply");
     DOD__REFUSE_IF(!buffers && n_buffers > 0, DOD_E_INVALID);
     dod__cmds_list list = { buffers, NULL, n_buffers };
     return apply_list(w, &list, result, "dod_world_apply");
@@ -377,6 +378,7 @@ dod_status dod_world_apply_ptrs(dod_world *w, dod_cmds *const *buffers, uint32_t
 {
     DOD__REFUSE_IF(!w, DOD_E_INVALID);
     DOD__WORLD_REFUSE_BUSY(w, "dod_world_apply_ptrs");
+    DOD__WORLD_REFUSE_ROWS_ONLY(w, "dod_world_apply_ptrs");
     DOD__REFUSE_IF(!buffers && n_buffers > 0, DOD_E_INVALID);
     for (uint32_t b = 0; b < n_buffers; ++b)
         DOD__REFUSE_IF(!buffers[b], DOD_E_INVALID);

@@ -11,7 +11,10 @@
 #define COPY_TASKS_PER_THREAD 2u
 #define COPY_MAX_TASKS 64u
 
-#define COPY_KNOWN_FLAGS DOD_WORLD_COPY_CHANGED
+#define COPY_KNOWN_FLAGS (DOD_WORLD_COPY_CHANGED | DOD_WORLD_COPY_ROWS_ONLY)
+
+/* What a copy does with the entity index. */
+enum { SLOTS_NONE, SLOTS_CHANGED, SLOTS_WHOLE };
 
 typedef struct copy_plan {
     dod_world *dst;
@@ -19,11 +22,14 @@ typedef struct copy_plan {
     uint64_t since;    /* copy what changed after this version of src; 0: everything */
     size_t total;      /* bytes of every piece */
     uint32_t n_tasks;
+    int slots;         /* SLOTS_NONE: a rows-only copy; SLOTS_WHOLE: dst holds no index yet */
 } copy_plan;
 
 /* 1 when the entity index is copied. */
 static int copies_slots(const copy_plan *p)
 {
+    if (p->slots != SLOTS_CHANGED)
+        return p->slots == SLOTS_WHOLE;
     return p->since == 0 || p->src->slots_version > p->since;
 }
 
@@ -135,13 +141,21 @@ dod_status dod_world_copy_with(dod_world *dst, const dod_world *src,
     uint32_t blocks[DOD_WORLD_MAX_ARCHETYPES];
     for (uint32_t i = 0; i < src->n_archetypes; ++i)
         blocks[i] = src->arch[i].n_open;
+    /* A copy of a rows-only world has no index to take either. */
+    int rows_only = (flags & DOD_WORLD_COPY_ROWS_ONLY) || src->rows_only;
     dod__world_room room;
-    dod_status st = dod__world_prepare_room(dst, src->head.n_slots, blocks, &room);
+    dod_status st = dod__world_prepare_room(dst, rows_only ? 0 : src->head.n_slots, blocks,
+                                            &room);
     if (st != DOD_OK)
         return st;
-    copy_plan p = { dst, src, 0, 0, 1 };
-    /* A larger entity index is fresh memory: the slots are then copied whole into it. */
-    if ((flags & DOD_WORLD_COPY_CHANGED) && holds_a_copy(dst, src) && !room.slots)
+    /* A larger entity index is fresh memory, and a rows-only dst holds none: the slots are
+     * then copied whole. */
+    copy_plan p = { dst, src, 0, 0, 1, SLOTS_CHANGED };
+    if (rows_only)
+        p.slots = SLOTS_NONE;
+    else if (room.slots || dst->rows_only)
+        p.slots = SLOTS_WHOLE;
+    if ((flags & DOD_WORLD_COPY_CHANGED) && holds_a_copy(dst, src))
         p.since = dst->copied_version;
     dod__world_install_room(dst, &room);
 #if DOD_DEBUG
@@ -154,9 +168,10 @@ dod_status dod_world_copy_with(dod_world *dst, const dod_world *src,
     p.n_tasks = tasks < most ? tasks : most;
     p.n_tasks = p.n_tasks ? p.n_tasks : 1;
     dod__exec_run(p.n_tasks > 1 ? exec : NULL, p.n_tasks, copy_task, &p);
-    dst->head.n_slots = src->head.n_slots;
-    dst->free_head = src->free_head;
-    dst->n_free = src->n_free;
+    dst->head.n_slots = rows_only ? 0 : src->head.n_slots;
+    dst->free_head = rows_only ? DOD__WORLD_NO_SLOT : src->free_head;
+    dst->n_free = rows_only ? 0 : src->n_free;
+    dst->rows_only = rows_only;
     dst->head.tag_hi = src->head.tag_hi;
     for (uint32_t i = 0; i < src->n_archetypes; ++i) {
         const dod__world_arch *s = &src->arch[i];

@@ -136,6 +136,7 @@ dod_status dod_world_spawn(dod_world *w, uint32_t archetype, dod_entity *out)
 {
     DOD__REFUSE_IF(!w, DOD_E_INVALID);
     DOD__WORLD_REFUSE_BUSY(w, "dod_world_spawn");
+    DOD__WORLD_REFUSE_ROWS_ONLY(w, "dod_world_spawn");
     DOD__REFUSE_IF(archetype >= w->n_archetypes, DOD_E_RANGE);
     unsigned char *block;
     uint32_t row;
@@ -153,6 +154,7 @@ dod_status dod__world_spawn_row(dod_world *w, uint32_t archetype, dod_entity *ou
 {
     DOD__REFUSE_IF(!w, DOD_E_INVALID);
     DOD__WORLD_REFUSE_BUSY(w, "a typed spawn (dod__world_spawn_row)");
+    DOD__WORLD_REFUSE_ROWS_ONLY(w, "a typed spawn (dod__world_spawn_row)");
     DOD__REFUSE_IF(archetype >= w->n_archetypes, DOD_E_RANGE);
     dod_status st = spawn_row(w, archetype, out, block, row);
     if (st == DOD_OK)
@@ -216,6 +218,7 @@ dod_status dod_world_spawn_n(dod_world *w, uint32_t archetype, uint32_t n, dod_e
 {
     DOD__REFUSE_IF(!w, DOD_E_INVALID);
     DOD__WORLD_REFUSE_BUSY(w, "dod_world_spawn_n");
+    DOD__WORLD_REFUSE_ROWS_ONLY(w, "dod_world_spawn_n");
     DOD__REFUSE_IF(archetype >= w->n_archetypes, DOD_E_RANGE);
     uint64_t first;
     return n ? spawn_many(w, archetype, n, out, 1, &first) : DOD_OK;
@@ -226,6 +229,7 @@ dod_status dod__world_spawn_rows(dod_world *w, uint32_t archetype, uint32_t n, d
 {
     DOD__REFUSE_IF(!w, DOD_E_INVALID);
     DOD__WORLD_REFUSE_BUSY(w, "a typed bulk spawn (dod__world_spawn_rows)");
+    DOD__WORLD_REFUSE_ROWS_ONLY(w, "a typed bulk spawn (dod__world_spawn_rows)");
     DOD__REFUSE_IF(!block || !row, DOD_E_INVALID);
     DOD__REFUSE_IF(archetype >= w->n_archetypes, DOD_E_RANGE);
     uint64_t first = 0;

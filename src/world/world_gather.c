@@ -379,6 +379,7 @@ dod_status dod_world_gather(const dod_csr *index, const dod_world *w,
     dod_status st = check_gather(__func__, index, w, cols, n_cols, exec);
     if (st != DOD_OK)
         return st;
+    DOD__WORLD_REFUSE_ROWS_ONLY(w, "dod_world_gather");
     DOD__REFUSE_IF(index->item_bound > w->head.n_slots, DOD_E_RANGE);
     if (index->n_items == 0 || n_cols == 0)
         return DOD_OK;

@@ -30,6 +30,8 @@ static dod_status check_build(const dod_csr *index, const dod_world *w,
     DOD__REFUSE_IF(d->key_offset % 4 != 0, DOD_E_INVALID);
     DOD__REFUSE_IF((uint64_t)d->key_offset + 4 > dod__world_component_size(w, d->component),
                    DOD_E_INVALID);
+    if (!(d->flags & DOD_WORLD_INDEX_ROWS)) /* its items would be slots w does not hold */
+        DOD__WORLD_REFUSE_ROWS_ONLY(w, "dod_world_index_build");
     for (uint32_t i = 0; i < w->n_archetypes; ++i)
         DOD__REFUSE_IF(dod__query_matches(d->query, i) &&
                            w->arch[i].place->fields[d->component].offset == 0,

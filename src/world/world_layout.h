@@ -98,6 +98,8 @@ struct dod_world {
                              allocates) */
     int keep_blocks;      /* set while a command buffer applies: a row removal frees no block
                              (world_cmds_apply.c frees them once at the end) */
+    int rows_only;        /* a copy without its entity index (DOD_WORLD_COPY_ROWS_ONLY): no
+                             slot, so no handle resolves; what needs the index is refused */
     /* Change versions (world_copy.c reads them): version counts the changes the world has
      * seen, and each change stamps what it changed with the counter after it; slots_version is
      * the entity index's. A copy into this world remembers what it copied: the source, by
@@ -120,6 +122,17 @@ struct dod_world {
     size_t row_bytes[DOD_WORLD_MAX_ARCHETYPES]; /* each archetype's components' sizes added
                                                    up: a command buffer's spawn payload */
 };
+
+/* A world copied without its entity index refuses what needs one (DOD_WORLD_COPY_ROWS_ONLY), in
+ * every build: a release program meets it too, and learns why only from the error hook. A spawn
+ * would hand out slot 0 while the rows' ids name slots the world does not hold. */
+#define DOD__WORLD_REFUSE_ROWS_ONLY(w, call)                                                  \
+    do {                                                                                     \
+        if ((w)->rows_only)                                                                  \
+            return DOD__REPORT_IN(call, DOD_E_STATE,                                         \
+                                  "the world is a copy without its entity index "            \
+                                  "(DOD_WORLD_COPY_ROWS_ONLY): copy it whole first");       \
+    } while (0)
 
 /* A debug build refuses a structural change of a world that is being iterated or that a
  * schedule is running systems over (dod/world_core.h, "Live iterators"): `call` names the

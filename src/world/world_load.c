@@ -347,6 +347,13 @@ static dod_status load_prepare(load_pass *p, dod__world_room *room)
     return DOD_OK;
 }
 
+/* 1 when w holds no entity (no slot ever handed out, and not a rows-only copy, whose rows have
+ * no slots): a load may then write straight into its memory, nothing to keep on a failure. */
+static int holds_nothing(const dod_world *w)
+{
+    return w->head.n_slots == 0 && !w->rows_only;
+}
+
 /* The world takes what a pass wrote into its installed room: the entity index in host order,
  * the counters. */
 static void load_commit(load_pass *p)
@@ -356,6 +363,7 @@ static void load_commit(load_pass *p)
         for (size_t s = 0; s < p->l.n_slots; ++s)
             w->head.slots[s] = load_word(p->slots + 8 * s, 1);
     w->head.n_slots = p->l.n_slots;
+    w->rows_only = 0;
     w->free_head = p->l.free_head;
     w->n_free = p->l.n_free;
     for (uint32_t i = 0; i < w->n_archetypes; ++i) {
@@ -457,7 +465,7 @@ static dod_status load_mem(dod_world *w, const void *buf, size_t size,
         return st;
     DOD__REFUSE_IF_IN("dod_world_load_mem", l.file_bytes != size, DOD_E_CORRUPT);
     const unsigned char *rest = b + DOD__WORLD_FILE_HEADER_BYTES;
-    if (w->head.n_slots == 0)
+    if (holds_nothing(w))
         return load_into_room(w, NULL, b, rest, desc);
     /* The world has entities to keep until every check passed: check in place first. */
     load_pass p;
@@ -513,7 +521,7 @@ dod_status dod_world_load_with(dod_world *w, FILE *f, const dod_world_load_desc 
         return st;
     DOD__REFUSE_IF(left >= 0 && (uint64_t)left < l.file_bytes, DOD_E_CORRUPT);
     DOD__REFUSE_IF(l.file_bytes > SIZE_MAX, DOD_E_OVERFLOW); /* real, but too big for this host */
-    if (left >= 0 && w->head.n_slots == 0)
+    if (left >= 0 && holds_nothing(w))
         return load_into_room(w, f, header, NULL, desc);
     unsigned char *buf;
     size_t cap;

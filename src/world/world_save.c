@@ -196,7 +196,7 @@ static dod_status save_layout(const dod_world *w, dod__world_file_layout *l)
 size_t dod_world_saved_size(const dod_world *w)
 {
     dod__world_file_layout l;
-    if (!w || save_layout(w, &l) != DOD_OK)
+    if (!w || w->rows_only || save_layout(w, &l) != DOD_OK)
         return 0;
     return (size_t)l.file_bytes;
 }
@@ -211,6 +211,7 @@ dod_status dod_world_save(const dod_world *w, FILE *f)
 {
     DOD__REFUSE_IF(!w, DOD_E_INVALID);
     DOD__REFUSE_IF(!f, DOD_E_INVALID);
+    DOD__WORLD_REFUSE_ROWS_ONLY(w, "dod_world_save");
     dod__world_file_layout l;
     dod_status st = save_layout(w, &l);
     if (st != DOD_OK)
@@ -239,6 +240,7 @@ dod_status dod_world_save_mem(const dod_world *w, void *buf, size_t size)
 {
     DOD__REFUSE_IF(!w, DOD_E_INVALID);
     DOD__REFUSE_IF(!buf, DOD_E_INVALID);
+    DOD__WORLD_REFUSE_ROWS_ONLY(w, "dod_world_save_mem");
     dod__world_file_layout l;
     dod_status st = save_layout(w, &l);
     if (st != DOD_OK)
