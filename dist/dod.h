@@ -1735,8 +1735,10 @@ typedef struct dod_archetype_desc {
 /* dod_world_desc.flags: create writes to every page of what it allocates, each fixed
  * archetype's block and the entity index, so the operating system maps them there and then
  * rather than on the first spawns (the first spawns into a fresh world otherwise pay a page
- * fault every 4 KiB). Chunked archetypes allocate their blocks as they grow and are not
- * touched: declare a capacity for an archetype whose first spawns must not fault. */
+ * fault every 4 KiB). Chunked archetypes allocate their blocks as they grow, untouched; what
+ * dod_world_reserve (and dod_world_frames_create_from) allocates for them is touched too, so
+ * reserve a chunked archetype's rows, or declare a capacity, where the first spawns must not
+ * fault. */
 #define DOD_WORLD_PREFAULT 1u
 
 /* What dod_world_create makes a world of: every component type and every archetype (ids are

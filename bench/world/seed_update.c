@@ -4,7 +4,7 @@
  *   oop_pages      its second variant: the same objects laid out by its page allocator
  *   world          the world declared as the seed's manager (A and B fixed capacity, C
  *                  chunked), updated by the typed block loop
- *   world_chunked  every archetype chunked (16 KiB blocks), the same loop
+ *   world_chunked  every archetype chunked (the default blocks), the same loop
  *   raw            plain arrays per type, one restrict loop per type (raw.c)
  * Every variant starts from the same values and adds the same floats per entity in the same
  * order, so after the passes every position must equal raw's bit for bit. */
