@@ -1,7 +1,7 @@
 /* snapshots: a live world's frames, a save and a load that keeps links between entities.
  *
  * Squads of soldiers, each soldier naming its squad's leader in a component. The memory for the
- * soldiers is reserved at load time (dod_world_reserve: no block allocated mid-game), and its
+ * soldiers is reserved at load time (game_soldier_reserve: no block allocated mid-game), and its
  * size known before (dod_world_rows_bytes). Frames are made from the live world
  * (dod_world_frames_create_from: every slot already holds what the live world holds), and
  * each frame is a copy of the rows only (DOD_WORLD_COPY_ROWS_ONLY): a reader walks it by rows,
@@ -51,7 +51,7 @@ int main(void)
     if (st == DOD_OK)
         st = game_create(&live, NULL);
     if (st == DOD_OK) /* every block the soldiers need, now, not while the game runs */
-        st = dod_world_reserve(live, DOD_AID(game, soldier), SOLDIERS);
+        st = game_soldier_reserve(live, SOLDIERS); /* dod_world_reserve */
     for (uint32_t s = 0; s < SQUADS && st == DOD_OK; ++s) {
         dod_entity leader;
         game_soldier_row r = { { (float)s, 0.0f }, { { 0 } } };

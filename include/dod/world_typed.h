@@ -54,6 +54,7 @@
  *                                          block (O(1) per block)
  *       game_unit_count(w)                 dod_world_count
  *       game_move_to_unit(w, e)            dod_world_move to unit
+ *       game_unit_reserve(w, rows)         dod_world_reserve: room for rows rows in all
  *     for an archetype without components (marker): game_marker_row is declared and never
  *     defined (an ISO C struct needs a member), so every spawn takes NULL for it;
  *     game_marker_cols is { n, entities }.
@@ -266,6 +267,10 @@
     DOD__GENERATED dod_status P##_move_to_##name(dod_world *w, dod_entity e)                   \
     {                                                                                          \
         return dod_world_move(w, e, DOD_AID(P, name));                                         \
+    }                                                                                          \
+    DOD__GENERATED dod_status P##_##name##_reserve(dod_world *w, uint32_t rows)                \
+    {                                                                                          \
+        return dod_world_reserve(w, DOD_AID(P, name), rows);                                   \
     }                                                                                          \
     DOD__W_PICK(DOD__W_ARCH_ROWS_, DOD__W_HAS_ITEMS(F))(P, name, F)
 
