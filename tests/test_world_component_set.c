@@ -1,6 +1,6 @@
 /* The typed component sets (DOD_COMPONENT_SET): several components added or removed in one
  * move, directly and as commands, the archetype a set is declared as, and the refusals (an
- * undeclared result, the world and the buffer unchanged). */
+ * undeclared result, the world and the buffer unchanged). And the typed reserve. */
 #include "check.h"
 #include "world_game.h"
 
@@ -71,10 +71,24 @@ static void test_commands(void)
     dod_world_destroy(w);
 }
 
+static void test_typed_reserve(void)
+{
+    dod_world *w = NULL;
+    CHECK_OK(game_create(&w, NULL));
+    size_t before = dod_world_bytes(w);
+    CHECK_OK(game_entity_c_reserve(w, 5000)); /* chunked: its blocks, now */
+    CHECK(dod_world_bytes(w) > before);
+    CHECK_EQ(game_entity_c_count(w), 0);
+    CHECK_OK(game_entity_a_reserve(w, 4096)); /* fixed: within its capacity, nothing to do */
+    CHECK_STATUS(game_entity_a_reserve(w, 4097), DOD_E_FULL);
+    dod_world_destroy(w);
+}
+
 int main(void)
 {
     test_ids();
     test_direct();
     test_commands();
+    test_typed_reserve();
     return check_summary("world_component_set");
 }
