@@ -71,7 +71,7 @@ int main(void)
     /* Frames from the live world; each frame is the rows only. */
     dod_frames *frames = NULL;
     st = dod_world_frames_create_from(&frames, 3, &desc, live);
-    dod_frame next;
+    dod_frame next = { 0 };
     if (st == DOD_OK)
         st = dod_frames_begin(frames, &next);
     dod_world_copy_desc rows_only = { NULL, DOD_WORLD_COPY_ROWS_ONLY };
@@ -79,7 +79,7 @@ int main(void)
         st = dod_world_copy_with(dod_frame_world(&next), live, &rows_only);
     if (st == DOD_OK)
         st = dod_frames_publish(frames, &next);
-    dod_frame held;
+    dod_frame held = { 0 };
     if (st == DOD_OK)
         st = dod_frames_acquire(frames, &held);
     if (st)
