@@ -331,19 +331,14 @@ dod_status dod_world_reserve(dod_world *w, uint32_t archetype, uint32_t rows)
     DOD__REFUSE_IF(archetype >= w->n_archetypes, DOD_E_RANGE);
     dod__world_arch *a = &w->arch[archetype];
     DOD__REFUSE_IF(a->fixed && rows > a->rows0, DOD_E_FULL);
-    uint32_t blocks = a->n_blocks, from = a->n_blocks;
-    if (rows > a->rows_held) { /* a chunked archetype (a fixed one holds its capacity) */
-        uint64_t need = dod__world_blocks_for_rows(a, rows);
-        DOD__REFUSE_IF(need > a->max_blocks, DOD_E_FULL);
-        blocks = (uint32_t)need;
-    }
-    dod__world_rows_room room;
-    dod_status st = dod__world_prepare_blocks(w, a, blocks, &room);
+    uint32_t from = a->n_blocks, more = rows > a->n_rows ? rows - a->n_rows : 0;
+    dod__world_rows_room room; /* the blocks of `more` spawns, as a spawn_n would take them */
+    dod_status st = dod__world_prepare_rows(w, a, more, &room);
     if (st != DOD_OK)
         return st;
     uint64_t *slots;
     uint32_t slot_cap;
-    st = dod__world_prepare_slots(w, rows > a->n_rows ? rows - a->n_rows : 0, &slots, &slot_cap);
+    st = dod__world_prepare_slots(w, more, &slots, &slot_cap);
     if (st != DOD_OK) {
         dod__world_discard_rows(w, a, &room);
         return st;
