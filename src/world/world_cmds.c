@@ -365,6 +365,19 @@ static dod_status cmds_check_writer(const dod_cmds *cb, dod_entity e, uint32_t c
     return st;
 }
 
+/* Record a command of op that writes into e's component (a set: the component's bytes; a field
+ * command: its dod__cmd_field), `size` bytes of payload copied now. */
+static dod_status cmds_write(dod_cmds *cb, uint32_t op, dod_entity e, uint32_t component,
+                             const void *payload, size_t size)
+{
+    dod_status st = cmds_check_writer(cb, e, component);
+    unsigned char *to = st == DOD_OK ? cmds_append(cb, op, component, e, size, 0, &st) : NULL;
+    if (!to)
+        return cmds_failed(cb, st);
+    dod__copy_elem(to, (const unsigned char *)payload, size);
+    return DOD_OK;
+}
+
 dod_status dod_cmds_set(dod_cmds *cb, dod_entity e, uint32_t component, const void *value,
                         size_t size)
 {
@@ -373,26 +386,7 @@ dod_status dod_cmds_set(dod_cmds *cb, dod_entity e, uint32_t component, const vo
     CMDS_REFUSE_IF(cb, component >= cb->n_components, DOD_E_RANGE);
     CMDS_REFUSE_IF(cb, size != cb->world->comp_size[component], DOD_E_INVALID);
     CMDS_REFUSE_IF(cb, size > UINT32_MAX - 7u, DOD_E_OVERFLOW);
-    dod_status st = cmds_check_writer(cb, e, component);
-    unsigned char *to = st == DOD_OK ? cmds_append(cb, DOD__CMD_SET, component, e, size, 0, &st)
-                                     : NULL;
-    if (!to)
-        return cmds_failed(cb, st);
-    dod__copy_elem(to, (const unsigned char *)value, size);
-    return DOD_OK;
-}
-
-/* Record a field command: f (its offset, op and value filled in) on e's component. */
-static dod_status cmds_field(dod_cmds *cb, dod_entity e, uint32_t component,
-                             const dod__cmd_field *f)
-{
-    dod_status st = cmds_check_writer(cb, e, component);
-    unsigned char *to =
-        st == DOD_OK ? cmds_append(cb, DOD__CMD_FIELD, component, e, sizeof *f, 0, &st) : NULL;
-    if (!to)
-        return cmds_failed(cb, st);
-    memcpy(to, f, sizeof *f);
-    return DOD_OK;
+    return cmds_write(cb, DOD__CMD_SET, e, component, value, size);
 }
 
 /* The bytes an accumulate of op reads and writes. */
@@ -417,7 +411,7 @@ dod_status dod_cmds_accumulate(dod_cmds *cb, dod_entity e, uint32_t component, s
     f.offset = (uint32_t)offset;
     f.op = (uint32_t)op;
     memcpy(f.value, value, size);
-    return cmds_field(cb, e, component, &f);
+    return cmds_write(cb, DOD__CMD_FIELD, e, component, &f, sizeof f);
 }
 
 dod_status dod_cmds_set_entity(dod_cmds *cb, dod_entity e, uint32_t component, size_t offset,
@@ -435,7 +429,7 @@ dod_status dod_cmds_set_entity(dod_cmds *cb, dod_entity e, uint32_t component, s
     f.offset = (uint32_t)offset;
     f.op = DOD__FIELD_ENTITY;
     memcpy(f.value, &target, sizeof target);
-    return cmds_field(cb, e, component, &f);
+    return cmds_write(cb, DOD__CMD_FIELD, e, component, &f, sizeof f);
 }
 
 dod_entity dod_cmds_resolve(const dod_cmds *cb, dod_entity e)
